@@ -1,0 +1,1 @@
+//! Editor features as plain data over a document snapshot: diagnostics, hover, formatting edits.

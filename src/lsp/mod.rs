@@ -1,0 +1,1 @@
+//! The tower-lsp server: document store (ropey), protocol conversions, settings.

@@ -1,0 +1,163 @@
+//! The diagnostics model (DESIGN §7): stable codes with default severities, ranges, messages,
+//! related locations and certain fixes. The registry of codes is the one table below; the
+//! README documents the same table.
+
+use crate::text::{TextEdit, TextRange};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Error,
+    Warning,
+    Information,
+    Hint,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Information => "info",
+            Severity::Hint => "hint",
+        }
+    }
+}
+
+macro_rules! codes {
+    ($( $variant:ident = $name:literal, $severity:ident, $summary:literal; )*) => {
+        /// Every diagnostic code. The kebab-case names are the public interface.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Code { $( $variant, )* }
+
+        impl Code {
+            pub const ALL: &'static [Code] = &[ $( Code::$variant, )* ];
+
+            pub fn as_str(self) -> &'static str {
+                match self { $( Code::$variant => $name, )* }
+            }
+
+            pub fn default_severity(self) -> Severity {
+                match self { $( Code::$variant => Severity::$severity, )* }
+            }
+
+            /// One sentence saying what the code means (README table, hover, `--explain`).
+            pub fn summary(self) -> &'static str {
+                match self { $( Code::$variant => $summary, )* }
+            }
+
+            pub fn from_name(name: &str) -> Option<Code> {
+                match name { $( $name => Some(Code::$variant), )* _ => None }
+            }
+        }
+    };
+}
+
+codes! {
+    IllegalMove = "illegal-move", Error, "A move that no legal move matches.";
+    AmbiguousMove = "ambiguous-move", Error, "A move that matches more than one legal move.";
+    InvalidSan = "invalid-san", Error, "A token where a move belongs that is no move in any accepted notation.";
+    NonCanonicalSan = "non-canonical-san", Warning, "An accepted but non-standard way of writing a move (0-0, LAN, figurines, lowercase pieces, missing x, ...); the fix writes the canonical SAN.";
+    CheckSuffix = "check-suffix", Warning, "A check (+) or mate (#) sign that is missing, superfluous or wrong.";
+    NullMove = "null-move", Warning, "A null move (-- or Z0), which is no legal chess move.";
+    MoveNumber = "move-number", Warning, "A move number that does not match the position, or a White number before a Black move.";
+    ResultMismatch = "result-mismatch", Error, "The Result tag differs from the game termination marker.";
+    ResultContradictsPosition = "result-contradicts-position", Error, "The game ends in checkmate or stalemate but the termination marker says otherwise.";
+    MissingResult = "missing-result", Warning, "A game without a termination marker (1-0, 0-1, 1/2-1/2 or *).";
+    NonStandardResult = "non-standard-result", Warning, "A termination marker in a non-standard form (1/2, ½-½).";
+    UnterminatedComment = "unterminated-comment", Error, "A { comment without its closing }.";
+    UnterminatedString = "unterminated-string", Error, "A string without its closing quote.";
+    UnclosedVariation = "unclosed-variation", Error, "A ( variation without its closing ).";
+    UnexpectedToken = "unexpected-token", Error, "Text that belongs nowhere: a stray ), ] or }, moves after the result, a variation before the first move.";
+    MalformedTag = "malformed-tag", Error, "A tag pair that is not [Name \"value\"].";
+    InvalidTagName = "invalid-tag-name", Warning, "A tag name with characters other than letters, digits and _.";
+    DuplicateTag = "duplicate-tag", Warning, "The same tag twice in one game.";
+    MissingTag = "missing-tag", Information, "A tag of the Seven Tag Roster is missing.";
+    InvalidTagValue = "invalid-tag-value", Warning, "A tag value of the wrong shape (dates, times, Elo, ECO, TimeControl, ...).";
+    PlycountMismatch = "plycount-mismatch", Warning, "The PlyCount tag differs from the number of half-moves played.";
+    InvalidFen = "invalid-fen", Error, "A FEN tag that cannot be read or describes an impossible position.";
+    SetupMismatch = "setup-mismatch", Warning, "A FEN tag without SetUp \"1\", or SetUp \"1\" without a FEN tag.";
+    NagOutOfRange = "nag-out-of-range", Warning, "A NAG above $255.";
+    EmptyVariation = "empty-variation", Warning, "A variation with no moves: ().";
+    UnsupportedVariant = "unsupported-variant", Information, "A Variant whose rules are not checked; its moves are not judged.";
+    LineTooLong = "line-too-long", Hint, "A line over 255 characters (the import-format limit, §4.3).";
+    StringTooLong = "string-too-long", Hint, "A string over 255 characters (§7).";
+    NotUtf8 = "not-utf8", Warning, "The file is not valid UTF-8 and was read as Latin-1 (ISO 8859-1, §4.1).";
+}
+
+/// A location related to a diagnostic (the Result tag for a marker mismatch, for example).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Related {
+    pub range: TextRange,
+    pub message: String,
+}
+
+/// An edit set that certainly repairs a diagnostic.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fix {
+    pub title: String,
+    pub edits: Vec<TextEdit>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub code: Code,
+    pub severity: Severity,
+    pub range: TextRange,
+    pub message: String,
+    pub related: Vec<Related>,
+    pub fix: Option<Fix>,
+}
+
+impl Diagnostic {
+    pub fn new(code: Code, range: TextRange, message: impl Into<String>) -> Self {
+        Diagnostic {
+            code,
+            severity: code.default_severity(),
+            range,
+            message: message.into(),
+            related: Vec::new(),
+            fix: None,
+        }
+    }
+
+    pub fn with_related(mut self, range: TextRange, message: impl Into<String>) -> Self {
+        self.related.push(Related { range, message: message.into() });
+        self
+    }
+
+    pub fn with_fix(mut self, title: impl Into<String>, edits: Vec<TextEdit>) -> Self {
+        self.fix = Some(Fix { title: title.into(), edits });
+        self
+    }
+
+    /// The diagnostic with every range moved by `delta` (game-relative to file offsets).
+    pub fn shifted(&self, delta: u32) -> Diagnostic {
+        let mut d = self.clone();
+        d.range = d.range.shift(delta);
+        for r in &mut d.related {
+            r.range = r.range.shift(delta);
+        }
+        if let Some(fix) = &mut d.fix {
+            for e in &mut fix.edits {
+                e.range = e.range.shift(delta);
+            }
+        }
+        d
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_names_are_unique_kebab_case_and_round_trip() {
+        let mut seen = std::collections::HashSet::new();
+        for &code in Code::ALL {
+            let name = code.as_str();
+            assert!(name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'), "{name}");
+            assert!(seen.insert(name), "duplicate {name}");
+            assert_eq!(Code::from_name(name), Some(code));
+        }
+    }
+}

@@ -1,0 +1,313 @@
+//! The logos lexer. Lossless and total: every byte of the input lands in exactly one token, and
+//! bytes that fit nothing become `Unknown` tokens (spec §7 tokens plus comments §5, escape
+//! lines §6 and the import-format forms real files contain).
+//!
+//! Damage containment (DESIGN §3): a `{` comment never runs past a line that starts a tag pair
+//! (`[Name "`), and a string never runs past the end of its line (§7: no newline in strings), so
+//! every tag line is a point where lexing is back in its initial state.
+
+use logos::Logos;
+
+use crate::text::TextRange;
+
+/// The kinds of token. `#[repr(u8)]` keeps stored tokens small.
+#[derive(Logos, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum TokenKind {
+    /// Spaces, tabs, line breaks, and the Unicode spaces real files contain (NBSP, BOM, ...).
+    #[regex(r"[ \t\r\n\x0B\x0C\u{A0}\u{FEFF}\u{2000}-\u{200B}\u{202F}\u{205F}\u{3000}]+")]
+    Whitespace,
+    #[token("[")]
+    LBracket,
+    #[token("]")]
+    RBracket,
+    #[token("(")]
+    LParen,
+    #[token(")")]
+    RParen,
+    /// `<` and `>` are reserved by §7.
+    #[token("<")]
+    #[token(">")]
+    Reserved,
+    /// `{ ... }`; unterminated when it does not end with `}`.
+    #[token("{", lex_brace_comment)]
+    Comment,
+    /// A `}` outside any comment.
+    #[token("}")]
+    RBrace,
+    /// `;` to the end of the line (§5).
+    #[regex(";[^\r\n]*", allow_greedy = true)]
+    LineComment,
+    /// `%` in the first column, to the end of the line (§6); elsewhere `%` is `Unknown`.
+    #[token("%", lex_percent)]
+    Escape,
+    /// `"..."` with `\"` and `\\` escapes; unterminated when it does not end with `"`.
+    #[token("\"", lex_string)]
+    String,
+    /// `$` and digits (§8.2.4).
+    #[regex(r"\$[0-9]+")]
+    Nag,
+    /// An integer with its periods: `12.`, `12...` (§8.2.2).
+    #[regex(r"[0-9]+\.+")]
+    MoveNumber,
+    /// Periods on their own, as in `1. ... e5`.
+    #[regex(r"\.+")]
+    Dots,
+    /// The four termination markers (§8.2.6), and the import forms `1/2` and `½-½`.
+    #[regex(r"1-0|0-1|1/2-1/2|1/2|½-½|\*", priority = 20)]
+    Result,
+    /// A symbol (§7): SAN moves, tag names, integers; also figurines, `@` drops and dash
+    /// look-alikes in castling (`O–O`), which the chess layer reads leniently.
+    #[regex(r"[A-Za-z0-9♔♕♖♗♘♙♚♛♜♝♞♟][A-Za-z0-9_+#=:\-@♔♕♖♗♘♙♚♛♜♝♞♟–—‐‑‒−]*")]
+    Symbol,
+    /// `--`, the null move of ChessBase and others.
+    #[token("--")]
+    NullMove,
+    /// Suffix annotations (§8.2.3.8).
+    #[regex(r"!!|\?\?|!\?|\?!|!|\?")]
+    Suffix,
+    /// Evaluation symbols written as glyphs instead of NAGs.
+    #[regex(r"\+-|-\+|\+/-|-/\+|\+=|=\+|=|±|∓|⩲|⩱|∞|=/∞|∞/=|□|⨀|⟳|→|↑|⇆|⊕|∆|⌓|△|⇔")]
+    Glyph,
+    /// `e.p.` written after an en-passant capture.
+    #[token("e.p.")]
+    EnPassant,
+    /// Anything else: one or more characters that fit no token.
+    Unknown,
+}
+
+impl TokenKind {
+    /// Whitespace, comments and escape lines: tokens that carry no game data of their own.
+    pub fn is_trivia(self) -> bool {
+        matches!(self, TokenKind::Whitespace)
+    }
+}
+
+/// A token with its byte range in the lexed text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Token {
+    pub kind: TokenKind,
+    pub range: TextRange,
+}
+
+/// Whether `line` (the text from a line start on) starts a tag pair: optional blanks, `[`,
+/// optional blanks, a name of letters, digits or `_`, optional blanks and `"`.
+pub fn is_tag_line(line: &[u8]) -> bool {
+    let mut i = 0;
+    let skip_blanks = |i: &mut usize| {
+        while matches!(line.get(*i), Some(b' ' | b'\t')) {
+            *i += 1;
+        }
+    };
+    skip_blanks(&mut i);
+    if line.get(i) != Some(&b'[') {
+        return false;
+    }
+    i += 1;
+    skip_blanks(&mut i);
+    let name_start = i;
+    while matches!(line.get(i), Some(c) if c.is_ascii_alphanumeric() || *c == b'_') {
+        i += 1;
+    }
+    if i == name_start {
+        return false;
+    }
+    skip_blanks(&mut i);
+    line.get(i) == Some(&b'"')
+}
+
+/// Whether `offset` is at the start of a line of `source`.
+pub fn at_line_start(source: &[u8], offset: usize) -> bool {
+    offset == 0 || matches!(source[offset - 1], b'\n' | b'\r')
+}
+
+fn lex_brace_comment(lex: &mut logos::Lexer<TokenKind>) {
+    let rest = lex.remainder().as_bytes();
+    let mut i = 0;
+    while let Some(j) = memchr::memchr2(b'}', b'\n', &rest[i..]) {
+        let at = i + j;
+        if rest[at] == b'}' {
+            lex.bump(at + 1);
+            return;
+        }
+        if is_tag_line(&rest[at + 1..]) {
+            // Unterminated: stop before the line break, so the tag line starts fresh.
+            let end = if at > 0 && rest[at - 1] == b'\r' { at - 1 } else { at };
+            lex.bump(end);
+            return;
+        }
+        i = at + 1;
+    }
+    lex.bump(rest.len());
+}
+
+fn lex_percent(lex: &mut logos::Lexer<TokenKind>) -> TokenKind {
+    if !at_line_start(lex.source().as_bytes(), lex.span().start) {
+        return TokenKind::Unknown;
+    }
+    let rest = lex.remainder().as_bytes();
+    lex.bump(memchr::memchr2(b'\n', b'\r', rest).unwrap_or(rest.len()));
+    TokenKind::Escape
+}
+
+fn lex_string(lex: &mut logos::Lexer<TokenKind>) {
+    let rest = lex.remainder().as_bytes();
+    let line_end = memchr::memchr2(b'\n', b'\r', rest).unwrap_or(rest.len());
+    let line = &rest[..line_end];
+    let mut i = 0;
+    while i < line.len() {
+        match line[i] {
+            b'\\' => i += 2,
+            b'"' if closes_string(&line[i + 1..]) => {
+                lex.bump(i + 1);
+                return;
+            }
+            b'"' => match last_closing_quote(&line[i + 1..]) {
+                // An unescaped quote inside a tag value (`"SK"Vladimir"-2007"]`): the value
+                // runs to the last quote before `]`; the parser reports it.
+                Some(j) => {
+                    lex.bump(i + 1 + j + 1);
+                    return;
+                }
+                None => {
+                    lex.bump(i + 1);
+                    return;
+                }
+            },
+            _ => i += 1,
+        }
+    }
+    lex.bump(line_end);
+}
+
+/// A quote closes a string when what follows on the line is blank, or blank then `]`.
+fn closes_string(after: &[u8]) -> bool {
+    let rest = after.iter().position(|c| !matches!(c, b' ' | b'\t'));
+    rest.is_none_or(|k| after[k] == b']')
+}
+
+/// The position of the last quote on the line that closes the string, if any.
+fn last_closing_quote(line: &[u8]) -> Option<usize> {
+    (0..line.len()).rev().find(|&k| line[k] == b'"' && closes_string(&line[k + 1..]))
+}
+
+/// Lex `text` into tokens covering it completely, in order.
+pub fn lex(text: &str) -> Lexer<'_> {
+    Lexer { inner: TokenKind::lexer(text), pending: None }
+}
+
+/// Iterator over the tokens of a text; runs of bytes that fit no token merge into one
+/// `Unknown` token.
+pub struct Lexer<'a> {
+    inner: logos::Lexer<'a, TokenKind>,
+    pending: Option<Token>,
+}
+
+impl Iterator for Lexer<'_> {
+    type Item = Token;
+
+    #[inline]
+    fn next(&mut self) -> Option<Token> {
+        if let Some(t) = self.pending.take() {
+            return Some(t);
+        }
+        let mut unknown: Option<TextRange> = None;
+        loop {
+            let Some(result) = self.inner.next() else {
+                return unknown.map(|range| Token { kind: TokenKind::Unknown, range });
+            };
+            let span = self.inner.span();
+            let range = TextRange::new(span.start as u32, span.end as u32);
+            match result {
+                Ok(TokenKind::Unknown) | Err(()) => {
+                    unknown = Some(unknown.map_or(range, |u| u.cover(range)));
+                }
+                Ok(kind) => {
+                    let token = Token { kind, range };
+                    return Some(match unknown {
+                        Some(u) => {
+                            self.pending = Some(token);
+                            Token { kind: TokenKind::Unknown, range: u }
+                        }
+                        None => token,
+                    });
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use TokenKind::*;
+
+    fn kinds(text: &str) -> Vec<(TokenKind, &str)> {
+        lex(text).map(|t| (t.kind, &text[t.range])).collect()
+    }
+
+    #[test]
+    fn movetext_tokens() {
+        assert_eq!(
+            kinds("1.e4 e5!? 2. Nf3 $1 {c} 1-0"),
+            vec![
+                (MoveNumber, "1."),
+                (Symbol, "e4"),
+                (Whitespace, " "),
+                (Symbol, "e5"),
+                (Suffix, "!?"),
+                (Whitespace, " "),
+                (MoveNumber, "2."),
+                (Whitespace, " "),
+                (Symbol, "Nf3"),
+                (Whitespace, " "),
+                (Nag, "$1"),
+                (Whitespace, " "),
+                (Comment, "{c}"),
+                (Whitespace, " "),
+                (Result, "1-0"),
+            ]
+        );
+    }
+
+    #[test]
+    fn escape_only_in_first_column() {
+        assert_eq!(kinds("%x y\na % b")[0], (Escape, "%x y"));
+        assert!(kinds("%x y\na % b").contains(&(Unknown, "%")));
+    }
+
+    #[test]
+    fn unterminated_comment_stops_at_tag_line() {
+        let text = "1. e4 {oops\n2. Nf3\n[Event \"x\"]\n";
+        let toks = kinds(text);
+        assert!(toks.contains(&(Comment, "{oops\n2. Nf3")));
+        assert!(toks.contains(&(LBracket, "[")));
+    }
+
+    #[test]
+    fn strings_with_escapes_and_stray_quotes() {
+        assert!(kinds(r#"[Event "A \"q\" \\ x"]"#).contains(&(String, r#""A \"q\" \\ x""#)));
+        assert!(
+            kinds(r#"[Event "SK"Vladimir Gortan"-2007"]"#)
+                .contains(&(String, r#""SK"Vladimir Gortan"-2007""#))
+        );
+        assert!(kinds("[Event \"open\n1. e4").contains(&(String, "\"open")));
+    }
+
+    #[test]
+    fn unknown_runs_merge_and_cover_everything() {
+        let text = "e4 &&& ~~ e5";
+        let toks: Vec<Token> = lex(text).collect();
+        assert!(kinds(text).contains(&(Unknown, "&&&")));
+        let joined: std::string::String = toks.iter().map(|t| &text[t.range]).collect();
+        assert_eq!(joined, text);
+    }
+
+    #[test]
+    fn tag_line_detection() {
+        assert!(is_tag_line(b"[Event \"x\"]"));
+        assert!(is_tag_line(b"  [ White_Elo\t\"x"));
+        assert!(!is_tag_line(b"[%clk 0:01]"));
+        assert!(!is_tag_line(b"[Event x]"));
+    }
+}

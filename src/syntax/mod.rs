@@ -1,0 +1,14 @@
+//! Syntax: the lossless logos lexer, the error-tolerant per-game parser, game trees, the
+//! incremental reparse and the diagnostics model. Knows nothing of chess rules, LSP or IO.
+
+pub mod diagnostic;
+mod incremental;
+mod lexer;
+mod parser;
+mod tree;
+
+pub use diagnostic::{Code, Diagnostic, Fix, Related, Severity};
+pub use incremental::{Splice, reparse};
+pub use lexer::{Lexer, Token, TokenKind, is_tag_line, lex};
+pub use parser::{parse_game, parse_games};
+pub use tree::{Game, Node, NodeKind, Tag, TagSectionNote, escape_string, unescape_string};

@@ -1,0 +1,566 @@
+//! The error-tolerant game parser. It reads one game from the start of a text and says where
+//! the game ends; it never fails and never loses a byte (every token is kept in `Game::tokens`).
+//!
+//! Game boundaries (§8: a file is a sequence of games; real files bend every rule):
+//! - a line that starts a tag pair begins a new game once the current game has movetext;
+//! - in a tag section, a tag line whose name the game already has, after a blank line, begins a
+//!   new game (tag-only games written back to back);
+//! - after a top-level termination marker, the first movetext token on a later line begins a new
+//!   game (headerless games written back to back).
+//!
+//! Games begin at the start of their first line when only blanks stand before it there.
+
+use super::diagnostic::{Code, Diagnostic};
+use super::lexer::{Lexer, Token, TokenKind, at_line_start, is_tag_line, lex};
+use super::tree::{Game, Node, NodeKind, Tag, TagSectionNote};
+use crate::text::{TextEdit, TextRange};
+
+/// The longest line and string the import format allows (§4.3, §7).
+const IMPORT_LIMIT: usize = 255;
+
+/// Parse the game that starts at the beginning of `text`.
+pub fn parse_game(text: &str) -> Game {
+    Parser::new(text).run()
+}
+
+/// The games of a whole text with their start offsets, in order.
+pub fn parse_games(text: &str) -> impl Iterator<Item = (u32, Game)> + '_ {
+    let mut at = 0usize;
+    std::iter::from_fn(move || {
+        if at >= text.len() {
+            return None;
+        }
+        let game = parse_game(&text[at..]);
+        let start = at as u32;
+        at += game.len as usize;
+        Some((start, game))
+    })
+}
+
+struct OpenVariation {
+    node: usize,
+    moves: u32,
+}
+
+struct Parser<'a> {
+    src: &'a str,
+    lexer: Lexer<'a>,
+    peeked: Option<Token>,
+    game: Game,
+    /// Where the last token that is not whitespace ends.
+    last_significant_end: u32,
+    in_movetext: bool,
+    /// Where the line of the top-level termination marker ends, once it is seen.
+    result_line_end: Option<u32>,
+    after_result_reported: bool,
+    open: Vec<OpenVariation>,
+    /// Moves at the top level so far.
+    top_moves: u32,
+}
+
+enum Step {
+    Continue,
+    /// The game ends at this offset; the rest belongs to the next game.
+    EndAt(u32),
+}
+
+impl<'a> Parser<'a> {
+    fn new(src: &'a str) -> Self {
+        Parser {
+            src,
+            lexer: lex(src),
+            peeked: None,
+            game: Game::default(),
+            last_significant_end: 0,
+            in_movetext: false,
+            result_line_end: None,
+            after_result_reported: false,
+            open: Vec::new(),
+            top_moves: 0,
+        }
+    }
+
+    fn peek(&mut self) -> Option<Token> {
+        if self.peeked.is_none() {
+            self.peeked = self.lexer.next();
+        }
+        self.peeked
+    }
+
+    fn bump(&mut self) -> Token {
+        let t = self.peek().expect("bump after peek");
+        self.peeked = None;
+        self.game.tokens.push(t);
+        if t.kind != TokenKind::Whitespace {
+            self.last_significant_end = t.range.end;
+        }
+        t
+    }
+
+    fn text(&self, r: TextRange) -> &'a str {
+        &self.src[r]
+    }
+
+    fn error(&mut self, code: Code, range: TextRange, message: impl Into<String>) {
+        self.game.diagnostics.push(Diagnostic::new(code, range, message));
+    }
+
+    fn run(mut self) -> Game {
+        let mut end = self.src.len() as u32;
+        while let Some(tok) = self.peek() {
+            let step = match tok.kind {
+                TokenKind::Whitespace => {
+                    self.bump();
+                    Step::Continue
+                }
+                TokenKind::LBracket => self.on_bracket(tok),
+                TokenKind::Comment | TokenKind::LineComment | TokenKind::Escape
+                    if !self.in_movetext =>
+                {
+                    self.tag_note(tok);
+                    Step::Continue
+                }
+                _ => self.on_movetext(tok),
+            };
+            if let Step::EndAt(at) = step {
+                end = at;
+                break;
+            }
+        }
+        self.finish(end)
+    }
+
+    /// The start of `tok`'s line if only blanks stand before it on that line.
+    fn line_start_before(&self, tok: Token) -> Option<u32> {
+        let bytes = self.src.as_bytes();
+        let mut i = tok.range.start as usize;
+        while i > 0 && matches!(bytes[i - 1], b' ' | b'\t') {
+            i -= 1;
+        }
+        at_line_start(bytes, i).then_some(i as u32)
+    }
+
+    /// Where a game that ends before `tok` ends: the start of `tok`'s line when only blanks
+    /// precede it there, else `tok` itself.
+    fn boundary_before(&self, tok: Token) -> u32 {
+        let at = self.line_start_before(tok).unwrap_or(tok.range.start);
+        at.max(self.last_significant_end)
+    }
+
+    fn on_bracket(&mut self, tok: Token) -> Step {
+        let tag_line = self
+            .line_start_before(tok)
+            .is_some_and(|s| is_tag_line(&self.src.as_bytes()[s as usize..]));
+        if tag_line {
+            if self.in_movetext || self.result_line_end.is_some() {
+                return Step::EndAt(self.boundary_before(tok));
+            }
+            if self.repeats_tag_after_blank_line(tok) {
+                return Step::EndAt(self.boundary_before(tok));
+            }
+        } else if self.in_movetext {
+            return self.on_movetext(tok);
+        }
+        self.tag_pair();
+        Step::Continue
+    }
+
+    /// Whether the tag at `tok` names a tag the game already has, with a blank line before it.
+    fn repeats_tag_after_blank_line(&self, tok: Token) -> bool {
+        if self.game.tags.is_empty() {
+            return false;
+        }
+        let gap = &self.src[self.last_significant_end as usize..tok.range.start as usize];
+        let blank_line = gap.bytes().filter(|&b| b == b'\n').count() >= 2;
+        if !blank_line {
+            return false;
+        }
+        let rest = &self.src[tok.range.end as usize..];
+        let rest = rest.trim_start_matches([' ', '\t']);
+        let name_len =
+            rest.bytes().take_while(|c| c.is_ascii_alphanumeric() || *c == b'_').count();
+        let name = &rest[..name_len];
+        self.game.tags.iter().any(|t| t.name(self.src) == name)
+    }
+
+    fn tag_note(&mut self, tok: Token) {
+        let t = self.bump();
+        let kind = match tok.kind {
+            TokenKind::Comment => {
+                self.check_comment(t);
+                NodeKind::Comment
+            }
+            TokenKind::LineComment => NodeKind::LineComment,
+            _ => NodeKind::Escape,
+        };
+        let after_tags = self.game.tags.len() as u32;
+        self.game.tag_notes.push(TagSectionNote { kind, range: t.range, after_tags });
+    }
+
+    /// A tag pair from its `[` (§8.1). Tolerates a name of several symbols, a missing value,
+    /// a missing `]`, extra text; never runs into the next tag line or the movetext.
+    fn tag_pair(&mut self) {
+        let open = self.bump();
+        let mut name: Option<TextRange> = None;
+        let mut values: Vec<TextRange> = Vec::new();
+        let mut extra: Option<TextRange> = None;
+        let mut close: Option<TextRange> = None;
+        while let Some(t) = self.peek() {
+            let starts_line = self.src[self.last_significant_end as usize..t.range.start as usize]
+                .contains('\n');
+            match t.kind {
+                TokenKind::Whitespace => {
+                    self.bump();
+                }
+                TokenKind::RBracket => {
+                    close = Some(self.bump().range);
+                    break;
+                }
+                TokenKind::Symbol if values.is_empty() && !(starts_line && name.is_some()) => {
+                    let r = self.bump().range;
+                    name = Some(name.map_or(r, |n| n.cover(r)));
+                }
+                TokenKind::String if !(starts_line && !values.is_empty()) => {
+                    values.push(self.bump().range);
+                }
+                TokenKind::Symbol
+                | TokenKind::Unknown
+                | TokenKind::Nag
+                | TokenKind::Dots
+                | TokenKind::MoveNumber
+                | TokenKind::Result
+                | TokenKind::Suffix
+                | TokenKind::Glyph
+                | TokenKind::Reserved
+                    if !starts_line =>
+                {
+                    let r = self.bump().range;
+                    extra = Some(extra.map_or(r, |e| e.cover(r)));
+                }
+                _ => break,
+            }
+        }
+        let end = close.map_or(self.last_significant_end, |c| c.end);
+        let range = TextRange::new(open.range.start, end);
+        let tag = Tag {
+            range,
+            name: name.unwrap_or(TextRange::empty(open.range.end)),
+            value: values.first().copied(),
+        };
+        self.check_tag(&tag, &values, extra, close.is_some());
+        self.game.tags.push(tag);
+    }
+
+    fn check_tag(&mut self, tag: &Tag, values: &[TextRange], extra: Option<TextRange>, closed: bool) {
+        let name = tag.name(self.src);
+        if name.is_empty() {
+            self.error(Code::MalformedTag, tag.range, "tag pair without a name: write [Name \"value\"]");
+        } else if !name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
+            self.error(
+                Code::InvalidTagName,
+                tag.name,
+                format!("tag name \"{name}\" may contain only letters, digits and _"),
+            );
+        } else if let Some(first) = self.game.tags.iter().find(|t| t.name(self.src) == name) {
+            let first = first.range;
+            self.game.diagnostics.push(
+                Diagnostic::new(Code::DuplicateTag, tag.range, format!("the tag {name} appears twice in this game"))
+                    .with_related(first, format!("first {name} tag")),
+            );
+        }
+        match values {
+            [] => self.error(Code::MalformedTag, tag.range, format!("tag {name} has no value: write [{name} \"value\"]")),
+            [_, second, ..] => self.error(
+                Code::MalformedTag,
+                TextRange::new(second.start, values.last().unwrap().end),
+                format!("tag {name} has more than one value"),
+            ),
+            [value] => self.check_tag_string(*value),
+        }
+        if let Some(extra) = extra {
+            let text = self.text(extra);
+            self.error(Code::MalformedTag, extra, format!("unexpected \"{text}\" in tag pair {name}"));
+        }
+        if !closed && !values.is_empty() {
+            let at = TextRange::new(tag.range.start, tag.range.end);
+            let fix = TextEdit::new(TextRange::empty(tag.range.end), "]");
+            self.game.diagnostics.push(
+                Diagnostic::new(Code::MalformedTag, at, format!("tag pair {name} is missing its closing ]"))
+                    .with_fix("Add ]", vec![fix]),
+            );
+        }
+    }
+
+    fn check_tag_string(&mut self, r: TextRange) {
+        let raw = self.text(r);
+        let closed = raw.len() >= 2 && raw.ends_with('"') && !ends_with_escape(&raw[..raw.len() - 1]);
+        let inner = &raw[1..if closed { raw.len() - 1 } else { raw.len() }];
+        let mut stray_quote = false;
+        let mut escaped = false;
+        for b in inner.bytes() {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => stray_quote = true,
+                _ => {}
+            }
+        }
+        if !closed {
+            let fix = TextEdit::new(TextRange::empty(r.end), "\"");
+            self.game.diagnostics.push(
+                Diagnostic::new(Code::UnterminatedString, r, "string without its closing quote")
+                    .with_fix("Add the closing quote", vec![fix]),
+            );
+        } else if stray_quote {
+            let escaped = super::tree::escape_string(inner);
+            self.game.diagnostics.push(
+                Diagnostic::new(Code::MalformedTag, r, "unescaped quote inside a tag value: write it as \\\"")
+                    .with_fix("Escape the quotes", vec![TextEdit::new(r, escaped)]),
+            );
+        }
+        if inner.len() > IMPORT_LIMIT {
+            let chars = inner.chars().count();
+            if chars > IMPORT_LIMIT {
+                self.error(Code::StringTooLong, r, format!("string of {chars} characters; the import format allows {IMPORT_LIMIT}"));
+            }
+        }
+    }
+
+    fn check_comment(&mut self, t: Token) {
+        if !self.text(t.range).ends_with('}') {
+            self.error(
+                Code::UnterminatedComment,
+                TextRange::new(t.range.start, t.range.start + 1),
+                "comment without its closing }",
+            );
+        }
+    }
+
+    fn push_node(&mut self, kind: NodeKind, range: TextRange) {
+        self.game.nodes.push(Node { kind, range });
+    }
+
+    fn on_movetext(&mut self, tok: Token) -> Step {
+        if let Some(line_end) = self.result_line_end {
+            let comment = matches!(tok.kind, TokenKind::Comment | TokenKind::LineComment | TokenKind::Escape);
+            if !comment && self.open.is_empty() {
+                if tok.range.start > line_end {
+                    return Step::EndAt(self.boundary_before(tok));
+                }
+                if !self.after_result_reported {
+                    self.after_result_reported = true;
+                    let text = self.text(tok.range);
+                    self.error(
+                        Code::UnexpectedToken,
+                        tok.range,
+                        format!("\"{text}\" after the termination marker: the game has ended"),
+                    );
+                }
+            }
+        }
+        self.in_movetext = true;
+        let t = self.bump();
+        let text = self.text(t.range);
+        match t.kind {
+            TokenKind::Symbol if text.bytes().all(|c| c.is_ascii_digit()) => self.move_number(t),
+            TokenKind::MoveNumber => self.move_number(t),
+            TokenKind::Dots => self.push_node(NodeKind::MoveNumber, t.range),
+            TokenKind::Symbol => {
+                let kind = match text {
+                    "Z0" => NodeKind::NullMove,
+                    "N" | "TN" | "RR" => NodeKind::Glyph,
+                    "ep" => NodeKind::EnPassantMark,
+                    _ => NodeKind::Move,
+                };
+                if matches!(kind, NodeKind::Move | NodeKind::NullMove) {
+                    self.count_move();
+                }
+                self.push_node(kind, t.range);
+            }
+            TokenKind::NullMove => {
+                self.count_move();
+                self.push_node(NodeKind::NullMove, t.range);
+            }
+            TokenKind::Suffix => self.push_node(NodeKind::Suffix, t.range),
+            TokenKind::Glyph => self.push_node(NodeKind::Glyph, t.range),
+            TokenKind::EnPassant => self.push_node(NodeKind::EnPassantMark, t.range),
+            TokenKind::Nag => {
+                let digits = &text[1..];
+                let value = digits.trim_start_matches('0');
+                if value.len() > 3 || value.parse::<u32>().is_ok_and(|v| v > 255) {
+                    self.error(Code::NagOutOfRange, t.range, format!("{text}: NAGs go from $0 to $255"));
+                }
+                self.push_node(NodeKind::Nag, t.range);
+            }
+            TokenKind::Comment => {
+                self.check_comment(t);
+                self.push_node(NodeKind::Comment, t.range);
+            }
+            TokenKind::LineComment => self.push_node(NodeKind::LineComment, t.range),
+            TokenKind::Escape => self.push_node(NodeKind::Escape, t.range),
+            TokenKind::LParen => {
+                let moves_before = self.open.last().map_or(self.top_moves, |v| v.moves);
+                if moves_before == 0 {
+                    self.error(
+                        Code::UnexpectedToken,
+                        t.range,
+                        "variation before the first move: a variation replaces the move before it",
+                    );
+                }
+                self.open.push(OpenVariation { node: self.game.nodes.len(), moves: 0 });
+                self.push_node(NodeKind::VariationStart, t.range);
+            }
+            TokenKind::RParen => match self.open.pop() {
+                Some(v) => {
+                    if v.moves == 0 {
+                        let start = self.game.nodes[v.node].range.start;
+                        let range = TextRange::new(start, t.range.end);
+                        let fix = TextEdit::new(range, "");
+                        self.game.diagnostics.push(
+                            Diagnostic::new(Code::EmptyVariation, range, "empty variation")
+                                .with_fix("Remove the empty variation", vec![fix]),
+                        );
+                    }
+                    self.push_node(NodeKind::VariationEnd, t.range);
+                }
+                None => self.unexpected(t, "\")\" without a matching \"(\""),
+            },
+            TokenKind::Result => {
+                if !self.open.is_empty() {
+                    self.error(
+                        Code::UnexpectedToken,
+                        t.range,
+                        format!("termination marker {text} inside a variation"),
+                    );
+                } else if self.result_line_end.is_none() {
+                    let rest = &self.src.as_bytes()[t.range.end as usize..];
+                    let line_end = memchr::memchr(b'\n', rest).map_or(self.src.len(), |i| t.range.end as usize + i);
+                    self.result_line_end = Some(line_end as u32);
+                }
+                if matches!(text, "1/2" | "½-½") {
+                    let fix = TextEdit::new(t.range, "1/2-1/2");
+                    self.game.diagnostics.push(
+                        Diagnostic::new(Code::NonStandardResult, t.range, format!("{text}: the standard marker for a draw is 1/2-1/2"))
+                            .with_fix("Write 1/2-1/2", vec![fix]),
+                    );
+                }
+                self.push_node(NodeKind::Result, t.range);
+            }
+            TokenKind::RBracket => self.unexpected(t, "\"]\" outside a tag pair"),
+            TokenKind::LBracket => self.unexpected(t, "\"[\" in the movetext: tag pairs go before the moves, one per line"),
+            TokenKind::RBrace => self.unexpected(t, "\"}\" without a matching \"{\""),
+            TokenKind::String => self.unexpected(t, "a string in the movetext: strings belong in tag pairs"),
+            TokenKind::Reserved => self.unexpected(t, "\"<\" and \">\" are reserved (§7)"),
+            TokenKind::Unknown => {
+                let msg = format!("unexpected \"{text}\"");
+                self.unexpected(t, &msg)
+            }
+            TokenKind::Whitespace => unreachable!("whitespace is handled by the caller"),
+        }
+        Step::Continue
+    }
+
+    fn unexpected(&mut self, t: Token, message: &str) {
+        self.error(Code::UnexpectedToken, t.range, message);
+        self.push_node(NodeKind::Unexpected, t.range);
+    }
+
+    fn count_move(&mut self) {
+        match self.open.last_mut() {
+            Some(v) => v.moves += 1,
+            None => self.top_moves += 1,
+        }
+    }
+
+    /// A move number: digits with or without periods, then perhaps periods after blanks on
+    /// the same line (`1. ... e5`, `1 . e4`).
+    fn move_number(&mut self, first: Token) {
+        let mut range = first.range;
+        match self.peek() {
+            Some(t) if t.kind == TokenKind::Dots => range = range.cover(self.bump().range),
+            Some(ws) if ws.kind == TokenKind::Whitespace => {
+                let same_line = !self.text(ws.range).contains(['\n', '\r']);
+                if same_line && self.src.as_bytes().get(ws.range.end as usize) == Some(&b'.') {
+                    self.bump();
+                    range = range.cover(self.bump().range);
+                }
+            }
+            _ => {}
+        }
+        self.push_node(NodeKind::MoveNumber, range);
+    }
+
+    fn finish(mut self, end: u32) -> Game {
+        // Cut a whitespace token that runs past the end (the next game's indentation).
+        if let Some(last) = self.game.tokens.last_mut()
+            && last.range.end > end
+        {
+            debug_assert_eq!(last.kind, TokenKind::Whitespace);
+            last.range.end = end;
+            if last.range.is_empty() {
+                self.game.tokens.pop();
+            }
+        }
+        let content_end = self.last_significant_end.min(end);
+        while let Some(v) = self.open.pop() {
+            let open = self.game.nodes[v.node].range;
+            let fix = TextEdit::new(TextRange::empty(content_end), ")");
+            self.game.diagnostics.push(
+                Diagnostic::new(Code::UnclosedVariation, open, "variation without its closing \")\"")
+                    .with_fix("Close the variation", vec![fix]),
+            );
+            self.push_node(NodeKind::VariationEnd, TextRange::empty(content_end));
+        }
+        let has_content = self.in_movetext || !self.game.tags.is_empty();
+        if has_content && self.result_line_end.is_none() {
+            let marker = self
+                .game
+                .tag("Result", self.src)
+                .map(|t| t.value(self.src).into_owned())
+                .filter(|v| matches!(v.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*"))
+                .unwrap_or_else(|| "*".to_owned());
+            let anchor = self
+                .game
+                .nodes
+                .iter()
+                .rev()
+                .find(|n| matches!(n.kind, NodeKind::Move | NodeKind::NullMove))
+                .map(|n| n.range)
+                .or_else(|| self.game.tags.last().map(|t| t.range))
+                .unwrap_or(TextRange::empty(content_end));
+            let fix = TextEdit::new(TextRange::empty(content_end), format!(" {marker}"));
+            self.game.diagnostics.push(
+                Diagnostic::new(Code::MissingResult, anchor, "the game has no termination marker (1-0, 0-1, 1/2-1/2 or *)")
+                    .with_fix(format!("Add {marker}"), vec![fix]),
+            );
+        }
+        self.game.len = end;
+        self.check_line_lengths(end);
+        self.game
+    }
+
+    fn check_line_lengths(&mut self, end: u32) {
+        let text = &self.src[..end as usize];
+        let mut line_start = 0usize;
+        let mut ends = memchr::memchr_iter(b'\n', text.as_bytes()).chain(std::iter::once(text.len()));
+        loop {
+            let Some(line_end) = ends.next() else { break };
+            if line_end - line_start > IMPORT_LIMIT {
+                let line = text[line_start..line_end].trim_end_matches('\r');
+                let chars = line.chars().count();
+                if chars > IMPORT_LIMIT {
+                    let range = TextRange::from(line_start..line_start + line.len());
+                    self.error(Code::LineTooLong, range, format!("line of {chars} characters; the import format allows {IMPORT_LIMIT}"));
+                }
+            }
+            line_start = line_end + 1;
+            if line_start > text.len() {
+                break;
+            }
+        }
+    }
+}
+
+fn ends_with_escape(s: &str) -> bool {
+    s.bytes().rev().take_while(|&b| b == b'\\').count() % 2 == 1
+}

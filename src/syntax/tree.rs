@@ -1,0 +1,185 @@
+//! The tree of one game: its tokens (all of them, so the game prints back byte for byte), its
+//! tag pairs, and its movetext as a flat list of nodes in which variations are bracketed by
+//! `VariationStart`/`VariationEnd` nodes that always pair up. Every range is relative to the
+//! game's start; a game never stores where it is in the file.
+
+use std::borrow::Cow;
+
+use super::diagnostic::Diagnostic;
+use super::lexer::Token;
+use crate::text::TextRange;
+
+/// One tag pair `[Name "value"]` (§8.1), possibly malformed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tag {
+    /// From `[` to `]` (or as far as the pair got).
+    pub range: TextRange,
+    /// The name symbol; empty where the name is missing.
+    pub name: TextRange,
+    /// The string token with its quotes; `None` where the value is missing.
+    pub value: Option<TextRange>,
+}
+
+impl Tag {
+    pub fn name<'a>(&self, src: &'a str) -> &'a str {
+        &src[self.name]
+    }
+
+    /// The value with its escapes resolved (§7); empty where missing.
+    pub fn value<'a>(&self, src: &'a str) -> Cow<'a, str> {
+        self.value.map_or(Cow::Borrowed(""), |r| unescape_string(&src[r]))
+    }
+
+    /// The range inside the quotes.
+    pub fn value_inner(&self, src: &str) -> Option<TextRange> {
+        let r = self.value?;
+        let closed = r.len() >= 2 && src[r].ends_with('"');
+        Some(TextRange::new(r.start + 1, if closed { r.end - 1 } else { r.end }))
+    }
+}
+
+/// The contents of a string token (quotes included) with `\"` and `\\` resolved.
+pub fn unescape_string(token: &str) -> Cow<'_, str> {
+    let inner = token.strip_prefix('"').unwrap_or(token);
+    let inner = if inner.ends_with('"') && !inner.ends_with("\\\"") || inner.ends_with("\\\\\"") {
+        &inner[..inner.len() - 1]
+    } else {
+        inner
+    };
+    if !inner.contains('\\') {
+        return Cow::Borrowed(inner);
+    }
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(e @ ('"' | '\\')) => out.push(e),
+                Some(other) => {
+                    out.push('\\');
+                    out.push(other);
+                }
+                None => out.push('\\'),
+            },
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A value written as a PGN string token: quoted, with `"` and `\` escaped (§7).
+pub fn escape_string(value: &str) -> String {
+    let mut out = String::with_capacity(value.len() + 2);
+    out.push('"');
+    for c in value.chars() {
+        if matches!(c, '"' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+    out
+}
+
+/// What a movetext node is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum NodeKind {
+    /// `12.`, `12...`, `12. ...`, or a bare `12`.
+    MoveNumber,
+    /// A move in any notation, as written (the chess layer reads it).
+    Move,
+    /// `--` or `Z0`.
+    NullMove,
+    /// `!`, `?`, `!!`, `??`, `!?`, `?!` after a move.
+    Suffix,
+    /// `$n`.
+    Nag,
+    /// An annotation glyph written as a symbol (`±`, `+-`, `N` for a novelty, ...).
+    Glyph,
+    /// `e.p.` or `ep` after an en-passant capture.
+    EnPassantMark,
+    /// `{ ... }`.
+    Comment,
+    /// `; ...` to the end of the line.
+    LineComment,
+    /// `%` escape line.
+    Escape,
+    /// `(`; the matching `VariationEnd` always follows later.
+    VariationStart,
+    /// `)`; an empty range where the parser closed a variation left open.
+    VariationEnd,
+    /// A termination marker.
+    Result,
+    /// Text that belongs nowhere (reported by the parser).
+    Unexpected,
+}
+
+/// A movetext node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Node {
+    pub kind: NodeKind,
+    pub range: TextRange,
+}
+
+/// Something in the tag section that is not a tag pair: comments and escape lines between tags.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TagSectionNote {
+    pub kind: NodeKind,
+    pub range: TextRange,
+    /// How many tags come before it.
+    pub after_tags: u32,
+}
+
+/// One parsed game.
+#[derive(Clone, Debug, Default)]
+pub struct Game {
+    /// The game's length in bytes; the next game starts right after.
+    pub len: u32,
+    pub tokens: Vec<Token>,
+    pub tags: Vec<Tag>,
+    pub tag_notes: Vec<TagSectionNote>,
+    pub nodes: Vec<Node>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Game {
+    /// The first tag with this name (names are case-sensitive, §8.1).
+    pub fn tag(&self, name: &str, src: &str) -> Option<&Tag> {
+        self.tags.iter().find(|t| t.name(src) == name)
+    }
+
+    pub fn tag_value<'a>(&self, name: &str, src: &'a str) -> Option<Cow<'a, str>> {
+        self.tag(name, src).map(|t| t.value(src))
+    }
+
+    /// The termination marker at the top level of the movetext, if any.
+    pub fn result_node(&self) -> Option<&Node> {
+        let mut depth = 0u32;
+        for n in &self.nodes {
+            match n.kind {
+                NodeKind::VariationStart => depth += 1,
+                NodeKind::VariationEnd => depth = depth.saturating_sub(1),
+                NodeKind::Result if depth == 0 => return Some(n),
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// Whether the game has a structural error (unclosed comment, string or variation, a broken
+    /// tag, stray text): such games are never reformatted.
+    pub fn has_structural_errors(&self) -> bool {
+        use super::diagnostic::Code;
+        self.diagnostics.iter().any(|d| {
+            matches!(
+                d.code,
+                Code::UnterminatedComment
+                    | Code::UnterminatedString
+                    | Code::UnclosedVariation
+                    | Code::UnexpectedToken
+                    | Code::MalformedTag
+            )
+        })
+    }
+}

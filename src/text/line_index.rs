@@ -1,0 +1,127 @@
+//! Conversion between byte offsets and (line, column) positions, with columns counted in the
+//! unit a client asks for. Lines end at `\n`; a `\r` before it belongs to the line's end.
+
+use super::TextRange;
+
+/// The unit in which columns are counted (LSP `positionEncoding`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PositionEncoding {
+    Utf8,
+    #[default]
+    Utf16,
+    Utf32,
+}
+
+impl PositionEncoding {
+    fn width(self, c: char) -> u32 {
+        match self {
+            PositionEncoding::Utf8 => c.len_utf8() as u32,
+            PositionEncoding::Utf16 => c.len_utf16() as u32,
+            PositionEncoding::Utf32 => 1,
+        }
+    }
+}
+
+/// A zero-based line and column.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct LineCol {
+    pub line: u32,
+    pub col: u32,
+}
+
+/// Start offsets of every line of a text.
+#[derive(Clone, Debug)]
+pub struct LineIndex {
+    line_starts: Vec<u32>,
+    len: u32,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> Self {
+        let mut line_starts = vec![0];
+        line_starts.extend(
+            text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i as u32 + 1),
+        );
+        LineIndex { line_starts, len: text.len() as u32 }
+    }
+
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+
+    /// The byte offset where `line` starts (the text's end for lines past the end).
+    pub fn line_start(&self, line: u32) -> u32 {
+        self.line_starts.get(line as usize).copied().unwrap_or(self.len)
+    }
+
+    /// The line holding `offset`, and the column in `encoding` units.
+    pub fn line_col(&self, text: &str, offset: u32, encoding: PositionEncoding) -> LineCol {
+        let offset = offset.min(self.len);
+        let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
+        let start = self.line_starts[line] as usize;
+        let mut end = offset as usize;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let col = text[start..end].chars().map(|c| encoding.width(c)).sum();
+        LineCol { line: line as u32, col }
+    }
+
+    /// The byte offset of a (line, column) position; positions past a line's end clamp to the
+    /// end of that line (before its line break), lines past the end clamp to the text's end.
+    pub fn offset(&self, text: &str, pos: LineCol, encoding: PositionEncoding) -> u32 {
+        if pos.line as usize >= self.line_starts.len() {
+            return self.len;
+        }
+        let start = self.line_starts[pos.line as usize] as usize;
+        let line_end = self
+            .line_starts
+            .get(pos.line as usize + 1)
+            .map_or(text.len(), |&next| next as usize - 1);
+        let line = text[start..line_end].strip_suffix('\r').unwrap_or(&text[start..line_end]);
+        let mut col = 0;
+        for (i, c) in line.char_indices() {
+            if col >= pos.col {
+                return (start + i) as u32;
+            }
+            col += encoding.width(c);
+        }
+        (start + line.len()) as u32
+    }
+
+    pub fn range_line_cols(
+        &self,
+        text: &str,
+        range: TextRange,
+        encoding: PositionEncoding,
+    ) -> (LineCol, LineCol) {
+        (self.line_col(text, range.start, encoding), self.line_col(text, range.end, encoding))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_in_each_encoding() {
+        let text = "{é♘𝄞} e4\r\nNf3";
+        let idx = LineIndex::new(text);
+        let e4 = text.find("e4").unwrap() as u32;
+        let cols: Vec<u32> = [PositionEncoding::Utf8, PositionEncoding::Utf16, PositionEncoding::Utf32]
+            .iter()
+            .map(|&enc| idx.line_col(text, e4, enc).col)
+            .collect();
+        assert_eq!(cols, vec![1 + 2 + 3 + 4 + 2, 1 + 1 + 1 + 2 + 2, 1 + 1 + 1 + 1 + 2]);
+        for enc in [PositionEncoding::Utf8, PositionEncoding::Utf16, PositionEncoding::Utf32] {
+            let lc = idx.line_col(text, e4, enc);
+            assert_eq!(idx.offset(text, lc, enc), e4);
+        }
+        let nf3 = text.find("Nf3").unwrap() as u32;
+        assert_eq!(idx.line_col(text, nf3, PositionEncoding::Utf16), LineCol { line: 1, col: 0 });
+        // Past the end of line 0 clamps before "\r\n".
+        let clamp = idx.offset(text, LineCol { line: 0, col: 99 }, PositionEncoding::Utf16);
+        assert_eq!(&text[clamp as usize..clamp as usize + 2], "\r\n");
+        assert_eq!(idx.offset(text, LineCol { line: 9, col: 0 }, PositionEncoding::Utf16), text.len() as u32);
+    }
+}
