@@ -14,7 +14,9 @@ pub type Position = VariantPosition;
 /// How the main line ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    Checkmate { winner: Color },
+    Checkmate {
+        winner: Color,
+    },
     Stalemate,
     /// The game goes on (or ended by agreement, resignation, time...).
     Open,

@@ -1,8 +1,45 @@
-//! The command line: `pgn-lsp check` and `pgn-lsp fmt`; with no command, the language server.
+//! The command line: `pgn-lsp check` and `pgn-lsp fmt`; with no command (or `--stdio`, which
+//! VS Code's client appends), the language server.
+
+mod check;
+mod fmt;
+pub mod input;
 
 use std::process::ExitCode;
 
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "pgn-lsp",
+    version,
+    about = "Language server, formatter and checker for chess PGN files"
+)]
+struct Cli {
+    /// Serve the language server protocol on stdin/stdout (the default without a command).
+    #[arg(long)]
+    stdio: bool,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Report illegal moves, wrong move numbers, result mismatches and other problems.
+    Check(check::CheckArgs),
+    /// Rewrite PGN in the standard's export format.
+    Fmt(fmt::FmtArgs),
+}
+
+/// Exit status for usage and I/O errors (clap uses it too).
+pub const EXIT_USAGE: u8 = 2;
+
 /// The program's entry point.
 pub fn main() -> ExitCode {
-    ExitCode::SUCCESS
+    let cli = Cli::parse();
+    match cli.command {
+        None => crate::lsp::run_stdio(),
+        Some(Command::Check(args)) => check::run(args),
+        Some(Command::Fmt(args)) => fmt::run(args),
+    }
 }

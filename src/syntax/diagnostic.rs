@@ -155,7 +155,10 @@ mod tests {
         let mut seen = std::collections::HashSet::new();
         for &code in Code::ALL {
             let name = code.as_str();
-            assert!(name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'), "{name}");
+            assert!(
+                name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
+                "{name}"
+            );
             assert!(seen.insert(name), "duplicate {name}");
             assert_eq!(Code::from_name(name), Some(code));
         }

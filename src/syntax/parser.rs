@@ -177,8 +177,7 @@ impl<'a> Parser<'a> {
         }
         let rest = &self.src[tok.range.end as usize..];
         let rest = rest.trim_start_matches([' ', '\t']);
-        let name_len =
-            rest.bytes().take_while(|c| c.is_ascii_alphanumeric() || *c == b'_').count();
+        let name_len = rest.bytes().take_while(|c| c.is_ascii_alphanumeric() || *c == b'_').count();
         let name = &rest[..name_len];
         self.game.tags.iter().any(|t| t.name(self.src) == name)
     }
@@ -206,8 +205,8 @@ impl<'a> Parser<'a> {
         let mut extra: Option<TextRange> = None;
         let mut close: Option<TextRange> = None;
         while let Some(t) = self.peek() {
-            let starts_line = self.src[self.last_significant_end as usize..t.range.start as usize]
-                .contains('\n');
+            let starts_line =
+                self.src[self.last_significant_end as usize..t.range.start as usize].contains('\n');
             match t.kind {
                 TokenKind::Whitespace => {
                     self.bump();
@@ -220,7 +219,7 @@ impl<'a> Parser<'a> {
                     let r = self.bump().range;
                     name = Some(name.map_or(r, |n| n.cover(r)));
                 }
-                TokenKind::String if !(starts_line && !values.is_empty()) => {
+                TokenKind::String if !starts_line || values.is_empty() => {
                     values.push(self.bump().range);
                 }
                 TokenKind::Symbol
@@ -251,10 +250,20 @@ impl<'a> Parser<'a> {
         self.game.tags.push(tag);
     }
 
-    fn check_tag(&mut self, tag: &Tag, values: &[TextRange], extra: Option<TextRange>, closed: bool) {
+    fn check_tag(
+        &mut self,
+        tag: &Tag,
+        values: &[TextRange],
+        extra: Option<TextRange>,
+        closed: bool,
+    ) {
         let name = tag.name(self.src);
         if name.is_empty() {
-            self.error(Code::MalformedTag, tag.range, "tag pair without a name: write [Name \"value\"]");
+            self.error(
+                Code::MalformedTag,
+                tag.range,
+                "tag pair without a name: write [Name \"value\"]",
+            );
         } else if !name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
             self.error(
                 Code::InvalidTagName,
@@ -264,12 +273,20 @@ impl<'a> Parser<'a> {
         } else if let Some(first) = self.game.tags.iter().find(|t| t.name(self.src) == name) {
             let first = first.range;
             self.game.diagnostics.push(
-                Diagnostic::new(Code::DuplicateTag, tag.range, format!("the tag {name} appears twice in this game"))
-                    .with_related(first, format!("first {name} tag")),
+                Diagnostic::new(
+                    Code::DuplicateTag,
+                    tag.range,
+                    format!("the tag {name} appears twice in this game"),
+                )
+                .with_related(first, format!("first {name} tag")),
             );
         }
         match values {
-            [] => self.error(Code::MalformedTag, tag.range, format!("tag {name} has no value: write [{name} \"value\"]")),
+            [] => self.error(
+                Code::MalformedTag,
+                tag.range,
+                format!("tag {name} has no value: write [{name} \"value\"]"),
+            ),
             [_, second, ..] => self.error(
                 Code::MalformedTag,
                 TextRange::new(second.start, values.last().unwrap().end),
@@ -279,21 +296,30 @@ impl<'a> Parser<'a> {
         }
         if let Some(extra) = extra {
             let text = self.text(extra);
-            self.error(Code::MalformedTag, extra, format!("unexpected \"{text}\" in tag pair {name}"));
+            self.error(
+                Code::MalformedTag,
+                extra,
+                format!("unexpected \"{text}\" in tag pair {name}"),
+            );
         }
         if !closed && !values.is_empty() {
             let at = TextRange::new(tag.range.start, tag.range.end);
             let fix = TextEdit::new(TextRange::empty(tag.range.end), "]");
             self.game.diagnostics.push(
-                Diagnostic::new(Code::MalformedTag, at, format!("tag pair {name} is missing its closing ]"))
-                    .with_fix("Add ]", vec![fix]),
+                Diagnostic::new(
+                    Code::MalformedTag,
+                    at,
+                    format!("tag pair {name} is missing its closing ]"),
+                )
+                .with_fix("Add ]", vec![fix]),
             );
         }
     }
 
     fn check_tag_string(&mut self, r: TextRange) {
         let raw = self.text(r);
-        let closed = raw.len() >= 2 && raw.ends_with('"') && !ends_with_escape(&raw[..raw.len() - 1]);
+        let closed =
+            raw.len() >= 2 && raw.ends_with('"') && !ends_with_escape(&raw[..raw.len() - 1]);
         let inner = &raw[1..if closed { raw.len() - 1 } else { raw.len() }];
         let mut stray_quote = false;
         let mut escaped = false;
@@ -314,14 +340,24 @@ impl<'a> Parser<'a> {
         } else if stray_quote {
             let escaped = super::tree::escape_string(inner);
             self.game.diagnostics.push(
-                Diagnostic::new(Code::MalformedTag, r, "unescaped quote inside a tag value: write it as \\\"")
-                    .with_fix("Escape the quotes", vec![TextEdit::new(r, escaped)]),
+                Diagnostic::new(
+                    Code::MalformedTag,
+                    r,
+                    "unescaped quote inside a tag value: write it as \\\"",
+                )
+                .with_fix("Escape the quotes", vec![TextEdit::new(r, escaped)]),
             );
         }
         if inner.len() > IMPORT_LIMIT {
             let chars = inner.chars().count();
             if chars > IMPORT_LIMIT {
-                self.error(Code::StringTooLong, r, format!("string of {chars} characters; the import format allows {IMPORT_LIMIT}"));
+                self.error(
+                    Code::StringTooLong,
+                    r,
+                    format!(
+                        "string of {chars} characters; the import format allows {IMPORT_LIMIT}"
+                    ),
+                );
             }
         }
     }
@@ -342,7 +378,8 @@ impl<'a> Parser<'a> {
 
     fn on_movetext(&mut self, tok: Token) -> Step {
         if let Some(line_end) = self.result_line_end {
-            let comment = matches!(tok.kind, TokenKind::Comment | TokenKind::LineComment | TokenKind::Escape);
+            let comment =
+                matches!(tok.kind, TokenKind::Comment | TokenKind::LineComment | TokenKind::Escape);
             if !comment && self.open.is_empty() {
                 if tok.range.start > line_end {
                     return Step::EndAt(self.boundary_before(tok));
@@ -388,7 +425,11 @@ impl<'a> Parser<'a> {
                 let digits = &text[1..];
                 let value = digits.trim_start_matches('0');
                 if value.len() > 3 || value.parse::<u32>().is_ok_and(|v| v > 255) {
-                    self.error(Code::NagOutOfRange, t.range, format!("{text}: NAGs go from $0 to $255"));
+                    self.error(
+                        Code::NagOutOfRange,
+                        t.range,
+                        format!("{text}: NAGs go from $0 to $255"),
+                    );
                 }
                 self.push_node(NodeKind::Nag, t.range);
             }
@@ -434,22 +475,32 @@ impl<'a> Parser<'a> {
                     );
                 } else if self.result_line_end.is_none() {
                     let rest = &self.src.as_bytes()[t.range.end as usize..];
-                    let line_end = memchr::memchr(b'\n', rest).map_or(self.src.len(), |i| t.range.end as usize + i);
+                    let line_end = memchr::memchr(b'\n', rest)
+                        .map_or(self.src.len(), |i| t.range.end as usize + i);
                     self.result_line_end = Some(line_end as u32);
                 }
                 if matches!(text, "1/2" | "½-½") {
                     let fix = TextEdit::new(t.range, "1/2-1/2");
                     self.game.diagnostics.push(
-                        Diagnostic::new(Code::NonStandardResult, t.range, format!("{text}: the standard marker for a draw is 1/2-1/2"))
-                            .with_fix("Write 1/2-1/2", vec![fix]),
+                        Diagnostic::new(
+                            Code::NonStandardResult,
+                            t.range,
+                            format!("{text}: the standard marker for a draw is 1/2-1/2"),
+                        )
+                        .with_fix("Write 1/2-1/2", vec![fix]),
                     );
                 }
                 self.push_node(NodeKind::Result, t.range);
             }
             TokenKind::RBracket => self.unexpected(t, "\"]\" outside a tag pair"),
-            TokenKind::LBracket => self.unexpected(t, "\"[\" in the movetext: tag pairs go before the moves, one per line"),
+            TokenKind::LBracket => self.unexpected(
+                t,
+                "\"[\" in the movetext: tag pairs go before the moves, one per line",
+            ),
             TokenKind::RBrace => self.unexpected(t, "\"}\" without a matching \"{\""),
-            TokenKind::String => self.unexpected(t, "a string in the movetext: strings belong in tag pairs"),
+            TokenKind::String => {
+                self.unexpected(t, "a string in the movetext: strings belong in tag pairs")
+            }
             TokenKind::Reserved => self.unexpected(t, "\"<\" and \">\" are reserved (§7)"),
             TokenKind::Unknown => {
                 let msg = format!("unexpected \"{text}\"");
@@ -506,8 +557,12 @@ impl<'a> Parser<'a> {
             let open = self.game.nodes[v.node].range;
             let fix = TextEdit::new(TextRange::empty(content_end), ")");
             self.game.diagnostics.push(
-                Diagnostic::new(Code::UnclosedVariation, open, "variation without its closing \")\"")
-                    .with_fix("Close the variation", vec![fix]),
+                Diagnostic::new(
+                    Code::UnclosedVariation,
+                    open,
+                    "variation without its closing \")\"",
+                )
+                .with_fix("Close the variation", vec![fix]),
             );
             self.push_node(NodeKind::VariationEnd, TextRange::empty(content_end));
         }
@@ -530,8 +585,12 @@ impl<'a> Parser<'a> {
                 .unwrap_or(TextRange::empty(content_end));
             let fix = TextEdit::new(TextRange::empty(content_end), format!(" {marker}"));
             self.game.diagnostics.push(
-                Diagnostic::new(Code::MissingResult, anchor, "the game has no termination marker (1-0, 0-1, 1/2-1/2 or *)")
-                    .with_fix(format!("Add {marker}"), vec![fix]),
+                Diagnostic::new(
+                    Code::MissingResult,
+                    anchor,
+                    "the game has no termination marker (1-0, 0-1, 1/2-1/2 or *)",
+                )
+                .with_fix(format!("Add {marker}"), vec![fix]),
             );
         }
         self.game.len = end;
@@ -542,21 +601,22 @@ impl<'a> Parser<'a> {
     fn check_line_lengths(&mut self, end: u32) {
         let text = &self.src[..end as usize];
         let mut line_start = 0usize;
-        let mut ends = memchr::memchr_iter(b'\n', text.as_bytes()).chain(std::iter::once(text.len()));
-        loop {
-            let Some(line_end) = ends.next() else { break };
+        for line_end in memchr::memchr_iter(b'\n', text.as_bytes()).chain([text.len()]) {
             if line_end - line_start > IMPORT_LIMIT {
                 let line = text[line_start..line_end].trim_end_matches('\r');
                 let chars = line.chars().count();
                 if chars > IMPORT_LIMIT {
                     let range = TextRange::from(line_start..line_start + line.len());
-                    self.error(Code::LineTooLong, range, format!("line of {chars} characters; the import format allows {IMPORT_LIMIT}"));
+                    self.error(
+                        Code::LineTooLong,
+                        range,
+                        format!(
+                            "line of {chars} characters; the import format allows {IMPORT_LIMIT}"
+                        ),
+                    );
                 }
             }
             line_start = line_end + 1;
-            if line_start > text.len() {
-                break;
-            }
         }
     }
 }

@@ -19,10 +19,7 @@ pub fn minimal_edit(old: &str, new: &str) -> Option<TextEdit> {
     while !old.is_char_boundary(ob.len() - suffix) || !new.is_char_boundary(nb.len() - suffix) {
         suffix -= 1;
     }
-    Some(TextEdit::new(
-        TextRange::from(prefix..ob.len() - suffix),
-        &new[prefix..nb.len() - suffix],
-    ))
+    Some(TextEdit::new(TextRange::from(prefix..ob.len() - suffix), &new[prefix..nb.len() - suffix]))
 }
 
 #[cfg(test)]
@@ -41,7 +38,7 @@ mod tests {
     fn edit_boundaries_respect_multibyte_chars() {
         let (old, new) = ("{♘}", "{♗}");
         let e = minimal_edit(old, new).unwrap();
-        assert_eq!(TextEdit::apply_all(old, &[e.clone()]), new);
+        assert_eq!(TextEdit::apply_all(old, std::slice::from_ref(&e)), new);
         assert_eq!(e.new_text, "♗");
     }
 }

@@ -108,10 +108,11 @@ mod tests {
         let text = "{é♘𝄞} e4\r\nNf3";
         let idx = LineIndex::new(text);
         let e4 = text.find("e4").unwrap() as u32;
-        let cols: Vec<u32> = [PositionEncoding::Utf8, PositionEncoding::Utf16, PositionEncoding::Utf32]
-            .iter()
-            .map(|&enc| idx.line_col(text, e4, enc).col)
-            .collect();
+        let cols: Vec<u32> =
+            [PositionEncoding::Utf8, PositionEncoding::Utf16, PositionEncoding::Utf32]
+                .iter()
+                .map(|&enc| idx.line_col(text, e4, enc).col)
+                .collect();
         assert_eq!(cols, vec![1 + 2 + 3 + 4 + 2, 1 + 1 + 1 + 2 + 2, 1 + 1 + 1 + 1 + 2]);
         for enc in [PositionEncoding::Utf8, PositionEncoding::Utf16, PositionEncoding::Utf32] {
             let lc = idx.line_col(text, e4, enc);
@@ -122,6 +123,9 @@ mod tests {
         // Past the end of line 0 clamps before "\r\n".
         let clamp = idx.offset(text, LineCol { line: 0, col: 99 }, PositionEncoding::Utf16);
         assert_eq!(&text[clamp as usize..clamp as usize + 2], "\r\n");
-        assert_eq!(idx.offset(text, LineCol { line: 9, col: 0 }, PositionEncoding::Utf16), text.len() as u32);
+        assert_eq!(
+            idx.offset(text, LineCol { line: 9, col: 0 }, PositionEncoding::Utf16),
+            text.len() as u32
+        );
     }
 }
