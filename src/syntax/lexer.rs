@@ -58,7 +58,7 @@ pub enum TokenKind {
     Result,
     /// A symbol (§7): SAN moves, tag names, integers; also figurines, `@` drops and dash
     /// look-alikes in castling (`O–O`), which the chess layer reads leniently.
-    #[regex(r"[A-Za-z0-9♔♕♖♗♘♙♚♛♜♝♞♟][A-Za-z0-9_+#=:\-@♔♕♖♗♘♙♚♛♜♝♞♟–—‐‑‒−]*")]
+    #[regex(r"[A-Za-z0-9@♔♕♖♗♘♙♚♛♜♝♞♟][A-Za-z0-9_+#=:\-@♔♕♖♗♘♙♚♛♜♝♞♟–—‐‑‒−]*")]
     Symbol,
     /// `--`, the null move of ChessBase and others.
     #[token("--")]
@@ -180,10 +180,15 @@ fn lex_string(lex: &mut logos::Lexer<TokenKind>) {
     lex.bump(line_end);
 }
 
-/// A quote closes a string when what follows on the line is blank, or blank then `]`.
+/// A quote closes a string when what follows on the line is blank, or `]` after blanks, or
+/// another string after at least one blank (`[Round "1" "2"]`).
 fn closes_string(after: &[u8]) -> bool {
-    let rest = after.iter().position(|c| !matches!(c, b' ' | b'\t'));
-    rest.is_none_or(|k| after[k] == b']')
+    let blanks = after.iter().take_while(|c| matches!(c, b' ' | b'\t')).count();
+    match after.get(blanks) {
+        None | Some(b']') => true,
+        Some(b'"') => blanks > 0,
+        Some(_) => false,
+    }
 }
 
 /// The position of the last quote on the line that closes the string, if any.

@@ -54,6 +54,9 @@ struct Parser<'a> {
     result_line_end: Option<u32>,
     after_result_reported: bool,
     open: Vec<OpenVariation>,
+    /// A termination marker met inside a variation: its node and its diagnostic. When the
+    /// game ends right after it, the variations were left open before the game's real result.
+    result_in_variation: Option<(usize, usize)>,
     /// Moves at the top level so far.
     top_moves: u32,
 }
@@ -76,6 +79,7 @@ impl<'a> Parser<'a> {
             result_line_end: None,
             after_result_reported: false,
             open: Vec::new(),
+            result_in_variation: None,
             top_moves: 0,
         }
     }
@@ -302,7 +306,8 @@ impl<'a> Parser<'a> {
                 format!("unexpected \"{text}\" in tag pair {name}"),
             );
         }
-        if !closed && !values.is_empty() {
+        let string_open = values.first().is_some_and(|&v| !is_closed_string(self.text(v)));
+        if !closed && !values.is_empty() && !string_open {
             let at = TextRange::new(tag.range.start, tag.range.end);
             let fix = TextEdit::new(TextRange::empty(tag.range.end), "]");
             self.game.diagnostics.push(
@@ -468,6 +473,8 @@ impl<'a> Parser<'a> {
             },
             TokenKind::Result => {
                 if !self.open.is_empty() {
+                    self.result_in_variation =
+                        Some((self.game.nodes.len(), self.game.diagnostics.len()));
                     self.error(
                         Code::UnexpectedToken,
                         t.range,
@@ -553,21 +560,11 @@ impl<'a> Parser<'a> {
             }
         }
         let content_end = self.last_significant_end.min(end);
-        while let Some(v) = self.open.pop() {
-            let open = self.game.nodes[v.node].range;
-            let fix = TextEdit::new(TextRange::empty(content_end), ")");
-            self.game.diagnostics.push(
-                Diagnostic::new(
-                    Code::UnclosedVariation,
-                    open,
-                    "variation without its closing \")\"",
-                )
-                .with_fix("Close the variation", vec![fix]),
-            );
-            self.push_node(NodeKind::VariationEnd, TextRange::empty(content_end));
-        }
+        self.close_open_variations(content_end);
         let has_content = self.in_movetext || !self.game.tags.is_empty();
-        if has_content && self.result_line_end.is_none() {
+        let comment_ate_rest =
+            self.game.diagnostics.iter().any(|d| d.code == Code::UnterminatedComment);
+        if has_content && self.result_line_end.is_none() && !comment_ate_rest {
             let marker = self
                 .game
                 .tag("Result", self.src)
@@ -598,6 +595,44 @@ impl<'a> Parser<'a> {
         self.game
     }
 
+    /// Close the variations left open at the game's end. When the game's last node is a
+    /// termination marker inside them, the marker is the game's result and the variations end
+    /// before it; otherwise they end after the last token.
+    fn close_open_variations(&mut self, content_end: u32) {
+        if self.open.is_empty() {
+            return;
+        }
+        let trailing_result = self.result_in_variation.filter(|&(node, _)| {
+            self.game.nodes[node + 1..].iter().all(|n| {
+                matches!(n.kind, NodeKind::Comment | NodeKind::LineComment | NodeKind::Escape)
+            })
+        });
+        let close_at = match trailing_result {
+            Some((node, diagnostic)) => {
+                self.game.diagnostics.remove(diagnostic);
+                self.result_line_end = Some(content_end);
+                self.game.nodes[node].range.start
+            }
+            None => content_end,
+        };
+        let insert_at = trailing_result.map_or(self.game.nodes.len(), |(node, _)| node);
+        let closing = if trailing_result.is_some() { ") " } else { ")" };
+        while let Some(v) = self.open.pop() {
+            let open = self.game.nodes[v.node].range;
+            let fix = TextEdit::new(TextRange::empty(close_at), closing);
+            self.game.diagnostics.push(
+                Diagnostic::new(
+                    Code::UnclosedVariation,
+                    open,
+                    "variation without its closing \")\"",
+                )
+                .with_fix("Close the variation", vec![fix]),
+            );
+            let end = Node { kind: NodeKind::VariationEnd, range: TextRange::empty(close_at) };
+            self.game.nodes.insert(insert_at, end);
+        }
+    }
+
     fn check_line_lengths(&mut self, end: u32) {
         let text = &self.src[..end as usize];
         let mut line_start = 0usize;
@@ -619,6 +654,10 @@ impl<'a> Parser<'a> {
             line_start = line_end + 1;
         }
     }
+}
+
+fn is_closed_string(raw: &str) -> bool {
+    raw.len() >= 2 && raw.ends_with('"') && !ends_with_escape(&raw[..raw.len() - 1])
 }
 
 fn ends_with_escape(s: &str) -> bool {
