@@ -1,8 +1,9 @@
-//! Property tests over random input: the parse is lossless and total, and the chess layer
-//! never panics, whatever the bytes (DESIGN §8).
+//! Property tests over random input: the lexer is lossless, every non-blank byte lands in the
+//! game tree, games tile the input, and the chess layer never panics, whatever the bytes
+//! (DESIGN §8).
 
 use pgn_lsp::chess;
-use pgn_lsp::syntax::parse_games;
+use pgn_lsp::syntax::{TokenKind, lex, parse_games};
 use proptest::prelude::*;
 
 /// Characters that matter to PGN, plus multi-byte ones and line endings.
@@ -94,6 +95,11 @@ fn edited_seed() -> impl Strategy<Value = String> {
     })
 }
 
+/// Whitespace as the lexer knows it.
+fn is_blank(s: &str) -> bool {
+    lex(s).all(|t| t.kind == TokenKind::Whitespace)
+}
+
 fn check_lossless_and_total(text: &str) {
     let mut joined = String::with_capacity(text.len());
     let mut covered = 0u32;
@@ -102,13 +108,18 @@ fn check_lossless_and_total(text: &str) {
         assert!(game.len > 0, "every game advances");
         covered += game.len;
         let src = &text[start as usize..(start + game.len) as usize];
+        // Elements do not overlap, and only whitespace lies between them.
         let mut at = 0;
-        for t in &game.tokens {
-            assert_eq!(t.range.start, at, "tokens must follow each other");
-            at = t.range.end;
+        for r in game.element_ranges() {
+            assert!(r.start >= at, "elements overlap at {r:?}");
+            assert!(is_blank(&src[at as usize..r.start as usize]), "text outside the tree");
+            at = r.end;
+        }
+        assert!(is_blank(&src[at as usize..]), "text after the last element");
+        // The lexer is lossless on its own.
+        for t in lex(src) {
             joined.push_str(&src[t.range]);
         }
-        assert_eq!(at, game.len, "tokens cover the game");
         chess::analyze(&game, src);
     }
     assert_eq!(joined, text);

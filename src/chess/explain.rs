@@ -2,9 +2,7 @@
 //! reach f3", "Rd1 is ambiguous: the rooks on a1 and f1 can both move there").
 
 use shakmaty::san::San;
-use shakmaty::{Bitboard, CastlingSide, Color, Move, Position as _, Role, Square, attacks};
-
-use super::Position;
+use shakmaty::{Bitboard, CastlingSide, Color, Move, Position, Role, Square, attacks};
 
 pub fn color_name(c: Color) -> &'static str {
     match c {
@@ -46,7 +44,7 @@ fn list_squares(squares: impl Iterator<Item = Square>) -> String {
 }
 
 /// "Rd1 is ambiguous: the rooks on a1 and f1 can both move there".
-pub fn ambiguous(text: &str, san: San, pos: &Position) -> String {
+pub fn ambiguous(text: &str, san: San, pos: &impl Position) -> String {
     let San::Normal { role, file, rank, capture, to, promotion } = san else {
         return format!("{text} is ambiguous");
     };
@@ -71,7 +69,7 @@ pub fn ambiguous(text: &str, san: San, pos: &Position) -> String {
 }
 
 /// Why `san` (written `text`) matches no legal move in `pos`.
-pub fn illegal(text: &str, san: San, pos: &Position) -> String {
+pub fn illegal(text: &str, san: San, pos: &impl Position) -> String {
     let us = pos.turn();
     let reason = match san {
         San::Normal { role, file, rank, capture, to, promotion } => {
@@ -95,7 +93,7 @@ pub fn illegal(text: &str, san: San, pos: &Position) -> String {
 }
 
 fn normal_reason(
-    pos: &Position,
+    pos: &impl Position,
     role: Role,
     file: Option<shakmaty::File>,
     rank: Option<shakmaty::Rank>,
@@ -161,7 +159,7 @@ fn normal_reason(
 }
 
 /// Whether a `role` on `from` could move to `to` ignoring checks (pawns: pushes and captures).
-fn reaches(pos: &Position, role: Role, from: Square, to: Square, occupied: Bitboard) -> bool {
+fn reaches(pos: &impl Position, role: Role, from: Square, to: Square, occupied: Bitboard) -> bool {
     if role != Role::Pawn {
         return attacks::attacks(from, shakmaty::Piece { color: pos.turn(), role }, occupied)
             .contains(to);
@@ -182,7 +180,7 @@ fn reaches(pos: &Position, role: Role, from: Square, to: Square, occupied: Bitbo
         || (fr == start_rank && tr == fr + 2 * forward && !occupied.contains(between))
 }
 
-fn castle_reason(pos: &Position, side: CastlingSide) -> String {
+fn castle_reason(pos: &impl Position, side: CastlingSide) -> String {
     let us = pos.turn();
     let castles = pos.castles();
     let who = color_name(us);

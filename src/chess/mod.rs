@@ -54,9 +54,8 @@ pub struct MoveVisit<'a> {
     pub fullmove: u32,
     /// The side making the move.
     pub turn: Color,
-    /// The position before the move; `None` once the line has gone wrong (the rest of a line
-    /// after an illegal move is not judged, but still numbered).
-    pub before: Option<&'a Position>,
+    /// The position before the move (see [`MoveVisit::before`]).
+    pub(crate) before: Option<&'a dyn ToVariant>,
     /// The move and its canonical SAN (with `+`/`#`) when it is legal.
     pub played: Option<(Move, SanPlus)>,
 }
@@ -79,6 +78,41 @@ pub fn san_plus_text(san: SanPlus) -> String {
     text
 }
 
+impl MoveVisit<'_> {
+    /// The position before the move, built on request; `None` once the line has gone wrong
+    /// (the rest of a line after an illegal move is not judged, but still numbered).
+    pub fn before(&self) -> Option<Position> {
+        self.before.map(ToVariant::to_variant)
+    }
+}
+
+/// A position the replay runs on (`Chess` for standard games, `VariantPosition` for variants),
+/// turned into the public [`Position`] type when a visitor asks for it.
+pub(crate) trait ToVariant {
+    fn to_variant(&self) -> Position;
+}
+
+impl ToVariant for shakmaty::Chess {
+    fn to_variant(&self) -> Position {
+        VariantPosition::Chess(self.clone())
+    }
+}
+
+impl ToVariant for VariantPosition {
+    fn to_variant(&self) -> Position {
+        self.clone()
+    }
+}
+
+/// Replay from the start position with the fastest position type that knows its rules.
+fn run(replayer: &mut replay::Replayer<'_, '_>, start: Option<Position>) -> replay::Replayed {
+    match start {
+        Some(VariantPosition::Chess(chess)) => replayer.run(Some(chess)),
+        Some(variant) => replayer.run(Some(variant)),
+        None => replayer.run::<shakmaty::Chess>(None),
+    }
+}
+
 /// Analyse one game (`src` is the game's own text): tag values, start position, every move of
 /// every line, the result.
 pub fn analyze(game: &Game, src: &str) -> Analysis {
@@ -90,7 +124,7 @@ pub fn analyze(game: &Game, src: &str) -> Analysis {
     let start = start::start_position(game, src, &mut diagnostics);
     let mut ignore = |_: &MoveVisit<'_>| {};
     let mut replayer = replay::Replayer::new(game, src, &mut ignore);
-    let replayed = replayer.run(start);
+    let replayed = run(&mut replayer, start);
     diagnostics.append(&mut replayer.diagnostics);
     result::check(game, src, replayed.outcome, replayed.main_line_plies, &mut diagnostics);
     diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
@@ -101,5 +135,5 @@ pub fn analyze(game: &Game, src: &str) -> Analysis {
 /// variation.
 pub fn replay(game: &Game, src: &str, visit: &mut dyn FnMut(&MoveVisit<'_>)) {
     let start = start::start_position(game, src, &mut Vec::new());
-    replay::Replayer::new(game, src, visit).run(start);
+    run(&mut replay::Replayer::new(game, src, visit), start);
 }

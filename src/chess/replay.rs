@@ -6,16 +6,43 @@ use shakmaty::san::{San, SanError, SanPlus, Suffix};
 use shakmaty::{Color, Move, Position as _, Role};
 
 use super::notation::{self, Leniency, Written};
-use super::{MoveVisit, Outcome, Position, explain};
+use super::{MoveVisit, Outcome, ToVariant, explain};
 use crate::syntax::{Code, Diagnostic, Game, NodeKind};
 use crate::text::{TextEdit, TextRange};
 
+/// What the replay needs of a position type.
+pub trait Rules: shakmaty::Position + Clone + ToVariant {
+    /// The same position with the other side to move (a null move); `None` when the side to
+    /// move is in check.
+    fn pass(self) -> Option<Self>;
+}
+
+impl Rules for shakmaty::Chess {
+    fn pass(self) -> Option<Self> {
+        self.swap_turn().ok()
+    }
+}
+
+impl Rules for shakmaty::variant::VariantPosition {
+    fn pass(self) -> Option<Self> {
+        if self.is_check() {
+            return None;
+        }
+        let variant = self.variant();
+        let mode = self.castles().mode();
+        let mut setup = self.to_setup(shakmaty::EnPassantMode::Legal);
+        setup.turn = !setup.turn;
+        setup.ep_square = None;
+        Self::from_setup(variant, setup, mode).ok()
+    }
+}
+
 /// One line of play: the main line or a variation.
-struct Line {
+struct Line<P> {
     /// The position after the last move; `None` once the line has gone wrong.
-    pos: Option<Position>,
+    pos: Option<P>,
     /// The position before the last move: where a variation replacing it starts.
-    before_last: Option<Position>,
+    before_last: Option<P>,
     /// Number and side of the next move.
     fullmove: u32,
     turn: Color,
@@ -25,8 +52,8 @@ struct Line {
     pending_number: Option<usize>,
 }
 
-impl Line {
-    fn start(pos: Option<Position>, fullmove: u32, turn: Color) -> Line {
+impl<P> Line<P> {
+    fn start(pos: Option<P>, fullmove: u32, turn: Color) -> Self {
         Line { pos, before_last: None, fullmove, turn, last: None, pending_number: None }
     }
 
@@ -59,13 +86,14 @@ impl<'a, 'v> Replayer<'a, 'v> {
     }
 
     /// Replay from `start` (`None`: the game cannot be replayed; moves are still visited and
-    /// numbered from 1).
-    pub fn run(&mut self, start: Option<Position>) -> Replayed {
+    /// numbered from 1). Generic so that standard games run on `shakmaty::Chess` directly,
+    /// without the cost of the variant dispatch.
+    pub fn run<P: Rules>(&mut self, start: Option<P>) -> Replayed {
         let (fullmove, turn) =
             start.as_ref().map_or((1, Color::White), |p| (p.fullmoves().get(), p.turn()));
         let judged = start.is_some();
         let mut line = Line::start(start, fullmove, turn);
-        let mut parents: Vec<Line> = Vec::new();
+        let mut parents: Vec<Line<P>> = Vec::new();
         let mut main_line_plies = 0u32;
         let mut main_ended: Option<Outcome> = None;
 
@@ -104,53 +132,54 @@ impl<'a, 'v> Replayer<'a, 'v> {
     }
 
     /// Judge and play one move; returns whether it was played.
-    fn on_move(&mut self, i: usize, depth: u32, line: &mut Line) -> bool {
+    fn on_move<P: Rules>(&mut self, i: usize, depth: u32, line: &mut Line<P>) -> bool {
         let node = self.game.nodes[i];
         let text = &self.src[node.range];
         let number = line.pending_number.take();
-        let Some(pos) = line.pos.take() else {
+        if line.pos.is_none() {
             self.visit_unjudged(i, depth, line);
             return false;
-        };
+        }
         if let Some(n) = number {
             self.check_move_number(n, line);
         }
         if node.kind == NodeKind::NullMove {
-            return self.on_null_move(i, depth, pos, line);
+            return self.on_null_move(i, depth, line);
         }
+        let pos = line.pos.as_ref().expect("checked above");
         let Some(written) = notation::read(text) else {
             self.push(Diagnostic::new(
                 Code::InvalidSan,
                 node.range,
                 format!("\"{text}\" is not a move in any notation this reader knows"),
             ));
-            return self.break_line(i, depth, pos, line);
+            return self.break_line(i, depth, line);
         };
-        let (m, how) = match resolve(&written, &pos) {
+        let (m, how) = match resolve(&written, pos) {
             Ok(found) => found,
             Err(SanError::AmbiguousSan) => {
-                self.push(Diagnostic::new(
-                    Code::AmbiguousMove,
-                    node.range,
-                    explain::ambiguous(text, written.san, &pos),
-                ));
-                return self.break_line(i, depth, pos, line);
+                let message = explain::ambiguous(text, written.san, pos);
+                self.push(Diagnostic::new(Code::AmbiguousMove, node.range, message));
+                return self.break_line(i, depth, line);
             }
             Err(SanError::IllegalSan) => {
-                self.push(Diagnostic::new(
-                    Code::IllegalMove,
-                    node.range,
-                    explain::illegal(text, written.san, &pos),
-                ));
-                return self.break_line(i, depth, pos, line);
+                let message = explain::illegal(text, written.san, pos);
+                self.push(Diagnostic::new(Code::IllegalMove, node.range, message));
+                return self.break_line(i, depth, line);
             }
         };
         let canonical_san = if how.is_none() && is_minimal(written.san) {
             written.san
         } else {
-            San::from_move(&pos, m)
+            San::from_move(pos, m)
         };
-        let mut after = pos.clone();
+        // The position before the move is kept for a variation that may replace it; the line's
+        // own position is played in place (positions are copied once per move, not moved about).
+        match &mut line.before_last {
+            Some(before) => before.clone_from(pos),
+            slot => *slot = Some(pos.clone()),
+        }
+        let after = line.pos.as_mut().expect("checked above");
         after.play_unchecked(m);
         let suffix = if after.is_check() {
             Some(if after.is_checkmate() { Suffix::Checkmate } else { Suffix::Check })
@@ -164,16 +193,14 @@ impl<'a, 'v> Replayer<'a, 'v> {
             depth,
             fullmove: line.fullmove,
             turn: line.turn,
-            before: Some(&pos),
+            before: line.before_last.as_ref().map(|p| p as &dyn ToVariant),
             played: Some((m, canonical)),
         });
-        line.before_last = Some(pos);
-        line.pos = Some(after);
         line.advance();
         true
     }
 
-    fn on_null_move(&mut self, i: usize, depth: u32, pos: Position, line: &mut Line) -> bool {
+    fn on_null_move<P: Rules>(&mut self, i: usize, depth: u32, line: &mut Line<P>) -> bool {
         let range = self.game.nodes[i].range;
         if depth == 0 {
             let text = &self.src[range];
@@ -183,38 +210,39 @@ impl<'a, 'v> Replayer<'a, 'v> {
                 format!("{text} is a null move: the side to move passes, which no rule allows"),
             ));
         }
+        let pos = line.pos.take().expect("judged lines have a position");
         (self.visit)(&MoveVisit {
             node: i,
             depth,
             fullmove: line.fullmove,
             turn: line.turn,
-            before: Some(&pos),
+            before: Some(&pos as &dyn ToVariant),
             played: None,
         });
         line.before_last = Some(pos.clone());
         // A side in check cannot pass: the line cannot go on.
-        line.pos = pos.swap_turn().ok();
+        line.pos = pos.pass();
         line.advance();
         line.pos.is_some()
     }
 
     /// The move at node `i` went wrong: its line is judged no further, but a variation that
-    /// replaces it starts from `pos`.
-    fn break_line(&mut self, i: usize, depth: u32, pos: Position, line: &mut Line) -> bool {
+    /// replaces it starts from the position before it.
+    fn break_line<P: ToVariant>(&mut self, i: usize, depth: u32, line: &mut Line<P>) -> bool {
+        line.before_last = line.pos.take();
         (self.visit)(&MoveVisit {
             node: i,
             depth,
             fullmove: line.fullmove,
             turn: line.turn,
-            before: Some(&pos),
+            before: line.before_last.as_ref().map(|p| p as &dyn ToVariant),
             played: None,
         });
-        line.before_last = Some(pos);
         line.advance();
         false
     }
 
-    fn visit_unjudged(&mut self, i: usize, depth: u32, line: &mut Line) {
+    fn visit_unjudged<P>(&mut self, i: usize, depth: u32, line: &mut Line<P>) {
         (self.visit)(&MoveVisit {
             node: i,
             depth,
@@ -241,7 +269,10 @@ impl<'a, 'v> Replayer<'a, 'v> {
         canonical: SanPlus,
     ) {
         self.canonical.clear();
-        self.canonical.extend_from_slice(super::san_text(canonical.san).as_bytes());
+        if let San::Put { role: Role::Pawn, .. } = canonical.san {
+            self.canonical.push(b'P');
+        }
+        canonical.san.append_ascii_to(&mut self.canonical);
         let body = text.trim_end_matches(['+', '#']);
         let same_san = how.is_none() && body.as_bytes() == self.canonical.as_slice();
         if same_san && written.suffix == canonical.suffix {
@@ -279,7 +310,7 @@ impl<'a, 'v> Replayer<'a, 'v> {
     }
 
     /// A move number indication (§8.2.2) before the move `line` is about to make.
-    fn check_move_number(&mut self, n: usize, line: &Line) {
+    fn check_move_number<P>(&mut self, n: usize, line: &Line<P>) {
         let range = self.game.nodes[n].range;
         let text = &self.src[range];
         let digits = text.bytes().take_while(u8::is_ascii_digit).count();
@@ -288,6 +319,11 @@ impl<'a, 'v> Replayer<'a, 'v> {
         }
         let dots = text.bytes().filter(|&b| b == b'.').count();
         let number = text[..digits].parse::<u32>().ok();
+        let white_dots = dots == 1 && line.turn == Color::Black;
+        let black_dots = dots >= 2 && line.turn == Color::White;
+        if number == Some(line.fullmove) && !white_dots && !black_dots {
+            return;
+        }
         let expected = match line.turn {
             Color::White => format!("{}.", line.fullmove),
             Color::Black => format!("{}...", line.fullmove),
@@ -299,12 +335,10 @@ impl<'a, 'v> Replayer<'a, 'v> {
                 &text[..digits],
                 line.fullmove
             )
-        } else if dots == 1 && line.turn == Color::Black {
+        } else if white_dots {
             format!("{text} stands before a Black move: write {expected}")
-        } else if dots >= 2 && line.turn == Color::White {
-            format!("{text} stands before a White move: write {expected}")
         } else {
-            return;
+            format!("{text} stands before a White move: write {expected}")
         };
         let fix = vec![TextEdit::new(range, expected.clone())];
         self.push(
@@ -318,7 +352,10 @@ impl<'a, 'v> Replayer<'a, 'v> {
 /// by its from-square without a piece letter (UCI `g1f3`, `e1g1`), then a lowercase `b` as a
 /// bishop, then the capture mark flipped (`Bc4` for `Bxc4`, `ed5` for `exd5`; never for a pawn
 /// move without its file, the python-chess #870 trap).
-fn resolve(w: &Written, pos: &Position) -> Result<(Move, Option<Leniency>), SanError> {
+fn resolve<P: shakmaty::Position>(
+    w: &Written,
+    pos: &P,
+) -> Result<(Move, Option<Leniency>), SanError> {
     let first = w.san.to_move(pos);
     if let Ok(m) = first {
         return Ok((m, w.leniency));
@@ -341,7 +378,7 @@ fn resolve(w: &Written, pos: &Position) -> Result<(Move, Option<Leniency>), SanE
 
 /// A pawn-looking move with a full from-square (`g1f3`) read as a move of the piece standing
 /// there; a king moving two files, or onto its own rook, castles.
-fn from_square_reading(san: San, pos: &Position) -> Option<San> {
+fn from_square_reading<P: shakmaty::Position>(san: San, pos: &P) -> Option<San> {
     let San::Normal {
         role: Role::Pawn,
         file: Some(file),
@@ -385,7 +422,7 @@ fn is_minimal(san: San) -> bool {
     }
 }
 
-fn outcome_of(pos: Option<&Position>, judged: bool) -> Outcome {
+fn outcome_of<P: shakmaty::Position>(pos: Option<&P>, judged: bool) -> Outcome {
     match pos {
         Some(p) if judged && p.is_checkmate() => Outcome::Checkmate { winner: !p.turn() },
         Some(p) if judged && p.is_stalemate() => Outcome::Stalemate,

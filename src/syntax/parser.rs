@@ -1,5 +1,6 @@
 //! The error-tolerant game parser. It reads one game from the start of a text and says where
-//! the game ends; it never fails and never loses a byte (every token is kept in `Game::tokens`).
+//! the game ends; it never fails and never loses a byte: every byte that is not whitespace lands
+//! in a tag pair, a tag-section note or a movetext node.
 //!
 //! Game boundaries (§8: a file is a sequence of games; real files bend every rule):
 //! - a line that starts a tag pair begins a new game once the current game has movetext;
@@ -73,7 +74,11 @@ impl<'a> Parser<'a> {
             src,
             lexer: lex(src),
             peeked: None,
-            game: Game::default(),
+            game: Game {
+                // Most games have a few hundred nodes; avoid regrowing from nothing.
+                nodes: Vec::with_capacity((src.len() / 6).min(256)),
+                ..Game::default()
+            },
             last_significant_end: 0,
             in_movetext: false,
             result_line_end: None,
@@ -94,7 +99,6 @@ impl<'a> Parser<'a> {
     fn bump(&mut self) -> Token {
         let t = self.peek().expect("bump after peek");
         self.peeked = None;
-        self.game.tokens.push(t);
         if t.kind != TokenKind::Whitespace {
             self.last_significant_end = t.range.end;
         }
@@ -549,16 +553,6 @@ impl<'a> Parser<'a> {
     }
 
     fn finish(mut self, end: u32) -> Game {
-        // Cut a whitespace token that runs past the end (the next game's indentation).
-        if let Some(last) = self.game.tokens.last_mut()
-            && last.range.end > end
-        {
-            debug_assert_eq!(last.kind, TokenKind::Whitespace);
-            last.range.end = end;
-            if last.range.is_empty() {
-                self.game.tokens.pop();
-            }
-        }
         let content_end = self.last_significant_end.min(end);
         self.close_open_variations(content_end);
         let has_content = self.in_movetext || !self.game.tags.is_empty();
