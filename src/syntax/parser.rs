@@ -12,7 +12,7 @@
 //! Games begin at the start of their first line when only blanks stand before it there.
 
 use super::diagnostic::{Code, Diagnostic};
-use super::lexer::{Lexer, Token, TokenKind, at_line_start, is_tag_line, lex};
+use super::lexer::{Token, TokenKind, at_line_start, is_tag_line, next_token};
 use super::tree::{Game, Node, NodeKind, Tag, TagSectionNote};
 use crate::text::{TextEdit, TextRange};
 
@@ -45,8 +45,9 @@ struct OpenVariation {
 
 struct Parser<'a> {
     src: &'a str,
-    lexer: Lexer<'a>,
-    peeked: Option<Token>,
+    lexer: logos::Lexer<'a, TokenKind>,
+    /// The token under the cursor (`Eof` at the end).
+    tok: Token,
     game: Game,
     /// Where the last token that is not whitespace ends.
     last_significant_end: u32,
@@ -70,10 +71,12 @@ enum Step {
 
 impl<'a> Parser<'a> {
     fn new(src: &'a str) -> Self {
+        let mut lexer = logos::Logos::lexer(src);
+        let tok = next_token(&mut lexer);
         Parser {
             src,
-            lexer: lex(src),
-            peeked: None,
+            lexer,
+            tok,
             game: Game {
                 // Most games have a few hundred nodes; avoid regrowing from nothing.
                 nodes: Vec::with_capacity((src.len() / 6).min(256)),
@@ -89,19 +92,14 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn peek(&mut self) -> Option<Token> {
-        if self.peeked.is_none() {
-            self.peeked = self.lexer.next();
-        }
-        self.peeked
-    }
-
+    /// Consume the current token and return it.
+    #[inline]
     fn bump(&mut self) -> Token {
-        let t = self.peek().expect("bump after peek");
-        self.peeked = None;
+        let t = self.tok;
         if t.kind != TokenKind::Whitespace {
             self.last_significant_end = t.range.end;
         }
+        self.tok = next_token(&mut self.lexer);
         t
     }
 
@@ -115,8 +113,10 @@ impl<'a> Parser<'a> {
 
     fn run(mut self) -> Game {
         let mut end = self.src.len() as u32;
-        while let Some(tok) = self.peek() {
+        loop {
+            let tok = self.tok;
             let step = match tok.kind {
+                TokenKind::Eof => break,
                 TokenKind::Whitespace => {
                     self.bump();
                     Step::Continue
@@ -212,7 +212,8 @@ impl<'a> Parser<'a> {
         let mut values: Vec<TextRange> = Vec::new();
         let mut extra: Option<TextRange> = None;
         let mut close: Option<TextRange> = None;
-        while let Some(t) = self.peek() {
+        loop {
+            let t = self.tok;
             let starts_line =
                 self.src[self.last_significant_end as usize..t.range.start as usize].contains('\n');
             match t.kind {
@@ -514,10 +515,16 @@ impl<'a> Parser<'a> {
             }
             TokenKind::Reserved => self.unexpected(t, "\"<\" and \">\" are reserved (§7)"),
             TokenKind::Unknown => {
-                let msg = format!("unexpected \"{text}\"");
+                let mut t = t;
+                while self.tok.kind == TokenKind::Unknown && self.tok.range.start == t.range.end {
+                    t.range.end = self.bump().range.end;
+                }
+                let msg = format!("unexpected \"{}\"", self.text(t.range));
                 self.unexpected(t, &msg)
             }
-            TokenKind::Whitespace => unreachable!("whitespace is handled by the caller"),
+            TokenKind::Whitespace | TokenKind::Eof => {
+                unreachable!("whitespace and the end are handled by the caller")
+            }
         }
         Step::Continue
     }
@@ -538,16 +545,10 @@ impl<'a> Parser<'a> {
     /// the same line (`1. ... e5`, `1 . e4`).
     fn move_number(&mut self, first: Token) {
         let mut range = first.range;
-        match self.peek() {
-            Some(t) if t.kind == TokenKind::Dots => range = range.cover(self.bump().range),
-            Some(ws) if ws.kind == TokenKind::Whitespace => {
-                let same_line = !self.text(ws.range).contains(['\n', '\r']);
-                if same_line && self.src.as_bytes().get(ws.range.end as usize) == Some(&b'.') {
-                    self.bump();
-                    range = range.cover(self.bump().range);
-                }
-            }
-            _ => {}
+        if self.tok.kind == TokenKind::Dots
+            && !self.src[range.end as usize..self.tok.range.start as usize].contains(['\n', '\r'])
+        {
+            range = range.cover(self.bump().range);
         }
         self.push_node(NodeKind::MoveNumber, range);
     }
