@@ -7,7 +7,7 @@ use shakmaty::{Color, Move, Position as _, Role};
 
 use super::notation::{self, Leniency, Written};
 use super::{MoveVisit, Outcome, ToVariant, explain};
-use crate::syntax::{Code, Diagnostic, Game, NodeKind};
+use crate::syntax::{Code, Diagnostic, Game, NodeKind, excerpt};
 use crate::text::{TextEdit, TextRange};
 
 /// What the replay needs of a position type.
@@ -37,12 +37,13 @@ impl Rules for shakmaty::variant::VariantPosition {
     }
 }
 
-/// One line of play: the main line or a variation.
+/// One line of play: the main line or a variation. Positions are boxed so that a line waiting
+/// for its variations to end costs a few words, whatever the nesting depth.
 struct Line<P> {
     /// The position after the last move; `None` once the line has gone wrong.
-    pos: Option<P>,
+    pos: Option<Box<P>>,
     /// The position before the last move: where a variation replacing it starts.
-    before_last: Option<P>,
+    before_last: Option<Box<P>>,
     /// Number and side of the next move.
     fullmove: u32,
     turn: Color,
@@ -53,7 +54,7 @@ struct Line<P> {
 }
 
 impl<P> Line<P> {
-    fn start(pos: Option<P>, fullmove: u32, turn: Color) -> Self {
+    fn start(pos: Option<Box<P>>, fullmove: u32, turn: Color) -> Self {
         Line { pos, before_last: None, fullmove, turn, last: None, pending_number: None }
     }
 
@@ -92,7 +93,7 @@ impl<'a, 'v> Replayer<'a, 'v> {
         let (fullmove, turn) =
             start.as_ref().map_or((1, Color::White), |p| (p.fullmoves().get(), p.turn()));
         let judged = start.is_some();
-        let mut line = Line::start(start, fullmove, turn);
+        let mut line = Line::start(start.map(Box::new), fullmove, turn);
         let mut parents: Vec<Line<P>> = Vec::new();
         let mut main_line_plies = 0u32;
         let mut main_ended: Option<Outcome> = None;
@@ -120,14 +121,14 @@ impl<'a, 'v> Replayer<'a, 'v> {
                 }
                 NodeKind::Result => {
                     if parents.is_empty() && main_ended.is_none() {
-                        main_ended = Some(outcome_of(line.pos.as_ref(), judged));
+                        main_ended = Some(outcome_of(line.pos.as_deref(), judged));
                     }
                     line.pos = None;
                 }
                 _ => {}
             }
         }
-        let outcome = main_ended.unwrap_or_else(|| outcome_of(line.pos.as_ref(), judged));
+        let outcome = main_ended.unwrap_or_else(|| outcome_of(line.pos.as_deref(), judged));
         Replayed { main_line_plies, outcome }
     }
 
@@ -146,12 +147,12 @@ impl<'a, 'v> Replayer<'a, 'v> {
         if node.kind == NodeKind::NullMove {
             return self.on_null_move(i, depth, line);
         }
-        let pos = line.pos.as_ref().expect("checked above");
+        let pos: &P = line.pos.as_deref().expect("checked above");
         let Some(written) = notation::read(text) else {
             self.push(Diagnostic::new(
                 Code::InvalidSan,
                 node.range,
-                format!("\"{text}\" is not a move in any notation this reader knows"),
+                format!("\"{}\" is not a move in any notation this reader knows", excerpt(text)),
             ));
             return self.break_line(i, depth, line);
         };
@@ -176,8 +177,8 @@ impl<'a, 'v> Replayer<'a, 'v> {
         // The position before the move is kept for a variation that may replace it; the line's
         // own position is played in place (positions are copied once per move, not moved about).
         match &mut line.before_last {
-            Some(before) => before.clone_from(pos),
-            slot => *slot = Some(pos.clone()),
+            Some(before) => (**before).clone_from(pos),
+            slot => *slot = Some(Box::new(pos.clone())),
         }
         let after = line.pos.as_mut().expect("checked above");
         after.play_unchecked(m);
@@ -193,7 +194,7 @@ impl<'a, 'v> Replayer<'a, 'v> {
             depth,
             fullmove: line.fullmove,
             turn: line.turn,
-            before: line.before_last.as_ref().map(|p| p as &dyn ToVariant),
+            before: line.before_last.as_deref().map(|p| p as &dyn ToVariant),
             played: Some((m, canonical)),
         });
         line.advance();
@@ -216,12 +217,12 @@ impl<'a, 'v> Replayer<'a, 'v> {
             depth,
             fullmove: line.fullmove,
             turn: line.turn,
-            before: Some(&pos as &dyn ToVariant),
+            before: Some(&*pos as &dyn ToVariant),
             played: None,
         });
         line.before_last = Some(pos.clone());
         // A side in check cannot pass: the line cannot go on.
-        line.pos = pos.pass();
+        line.pos = (*pos).pass().map(Box::new);
         line.advance();
         line.pos.is_some()
     }
@@ -235,7 +236,7 @@ impl<'a, 'v> Replayer<'a, 'v> {
             depth,
             fullmove: line.fullmove,
             turn: line.turn,
-            before: line.before_last.as_ref().map(|p| p as &dyn ToVariant),
+            before: line.before_last.as_deref().map(|p| p as &dyn ToVariant),
             played: None,
         });
         line.advance();
@@ -332,7 +333,7 @@ impl<'a, 'v> Replayer<'a, 'v> {
             let side = explain::color_name(line.turn);
             format!(
                 "move number {}: this is move {} ({side} to move); write {expected}",
-                &text[..digits],
+                excerpt(&text[..digits]),
                 line.fullmove
             )
         } else if white_dots {
