@@ -15,11 +15,20 @@ pub trait Rules: shakmaty::Position + Clone + ToVariant {
     /// The same position with the other side to move (a null move); `None` when the side to
     /// move is in check.
     fn pass(self) -> Option<Self>;
+
+    /// The legal move `san` names.
+    fn resolve_san(&self, san: San) -> Result<Move, SanError> {
+        san.to_move(self)
+    }
 }
 
 impl Rules for shakmaty::Chess {
     fn pass(self) -> Option<Self> {
         self.swap_turn().ok()
+    }
+
+    fn resolve_san(&self, san: San) -> Result<Move, SanError> {
+        super::resolve::to_move(san, self)
     }
 }
 
@@ -353,24 +362,21 @@ impl<'a, 'v> Replayer<'a, 'v> {
 /// by its from-square without a piece letter (UCI `g1f3`, `e1g1`), then a lowercase `b` as a
 /// bishop, then the capture mark flipped (`Bc4` for `Bxc4`, `ed5` for `exd5`; never for a pawn
 /// move without its file, the python-chess #870 trap).
-fn resolve<P: shakmaty::Position>(
-    w: &Written,
-    pos: &P,
-) -> Result<(Move, Option<Leniency>), SanError> {
-    let first = w.san.to_move(pos);
+fn resolve<P: Rules>(w: &Written, pos: &P) -> Result<(Move, Option<Leniency>), SanError> {
+    let first = pos.resolve_san(w.san);
     if let Ok(m) = first {
         return Ok((m, w.leniency));
     }
-    if let Some(m) = from_square_reading(w.san, pos).and_then(|san| san.to_move(pos).ok()) {
+    if let Some(m) = from_square_reading(w.san, pos).and_then(|san| pos.resolve_san(san).ok()) {
         return Ok((m, Some(Leniency::LongAlgebraic)));
     }
-    if let Some(m) = w.bishop_alternative.and_then(|b| b.to_move(pos).ok()) {
+    if let Some(m) = w.bishop_alternative.and_then(|b| pos.resolve_san(b).ok()) {
         return Ok((m, Some(Leniency::LowercasePiece)));
     }
     if let San::Normal { role, file, rank, capture, to, promotion } = w.san
         && (role != Role::Pawn || file.is_some())
         && let Ok(m) =
-            (San::Normal { role, file, rank, capture: !capture, to, promotion }).to_move(pos)
+            pos.resolve_san(San::Normal { role, file, rank, capture: !capture, to, promotion })
     {
         return Ok((m, Some(w.leniency.unwrap_or(Leniency::CaptureMark))));
     }
