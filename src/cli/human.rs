@@ -1,0 +1,69 @@
+//! Diagnostics for people, in the style of rustc (rendered by `annotate-snippets`):
+//! `error[code]: message`, the `--> file:line:col` line, the source lines with carets under
+//! the range, related locations as labelled secondary marks, and the fix as a `help:` note.
+
+use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+
+use super::game_text::GameText;
+use crate::syntax::{Diagnostic, Severity};
+use crate::text::TextRange;
+
+/// Renders diagnostics in colour or plain.
+pub struct HumanRenderer {
+    renderer: Renderer,
+}
+
+impl HumanRenderer {
+    pub fn new(colour: bool) -> Self {
+        let renderer = if colour { Renderer::styled() } else { Renderer::plain() };
+        HumanRenderer { renderer }
+    }
+
+    /// Append `diagnostic` (game-relative ranges) of the game `text` to `out`, followed by a
+    /// blank line.
+    pub fn render(&self, out: &mut String, text: &GameText<'_>, diagnostic: &Diagnostic) {
+        let primary = text.local(diagnostic.range);
+        let covered = diagnostic
+            .related
+            .iter()
+            .fold(primary, |covered, related| covered.cover(text.local(related.range)));
+        let shown = text.whole_lines(covered);
+        let to_span =
+            |r: TextRange| (r.start - shown.start) as usize..(r.end - shown.start) as usize;
+
+        let snippet = Snippet::source(&text.lines_text[shown])
+            .path(text.file)
+            .line_start(line_number(text, shown.start) as usize)
+            .fold(true)
+            .annotation(AnnotationKind::Primary.span(to_span(primary)))
+            .annotations(diagnostic.related.iter().map(|related| {
+                AnnotationKind::Context
+                    .span(to_span(text.local(related.range)))
+                    .label(related.message.as_str())
+            }));
+        let mut group = level(diagnostic.severity)
+            .primary_title(diagnostic.message.as_str())
+            .id(diagnostic.code.as_str())
+            .element(snippet);
+        if let Some(fix) = &diagnostic.fix {
+            group = group.element(Level::HELP.message(fix.title.as_str()));
+        }
+        out.push_str(&self.renderer.render(&[group as Group<'_>]));
+        out.push_str("\n\n");
+    }
+}
+
+/// The 1-based file line of an offset of `lines_text`.
+fn line_number(text: &GameText<'_>, offset: u32) -> u32 {
+    let before = &text.lines_text.as_bytes()[..offset as usize];
+    text.first_line_number() + memchr::memchr_iter(b'\n', before).count() as u32
+}
+
+fn level(severity: Severity) -> Level<'static> {
+    match severity {
+        Severity::Error => Level::ERROR,
+        Severity::Warning => Level::WARNING,
+        Severity::Information => Level::INFO,
+        Severity::Hint => Level::NOTE.with_name("hint"),
+    }
+}
