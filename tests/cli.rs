@@ -129,6 +129,29 @@ fn clean_examples_have_no_diagnostics() {
     }
 }
 
+/// The README's first command shows one of each common mistake.
+#[test]
+fn the_mistakes_example_shows_each_kind_of_mistake() {
+    let run = check(&["--format", "json", "examples/mistakes.pgn"], None);
+    assert_eq!(run.status, 1);
+    let mut codes: Vec<String> =
+        json_positions(&run.stdout).into_iter().map(|(code, ..)| code).collect();
+    codes.dedup();
+    assert_eq!(
+        codes,
+        [
+            "illegal-move",
+            "ambiguous-move",
+            "non-canonical-san",
+            "move-number",
+            "result-mismatch",
+            "missing-result",
+            "check-suffix",
+            "result-contradicts-position"
+        ]
+    );
+}
+
 /// The `--> file:line:col` headers of the human output and the JSON positions agree.
 #[test]
 fn human_and_json_positions_agree() {
@@ -210,18 +233,19 @@ fn stdin_gives_the_same_diagnostics_as_the_file() {
 
 #[test]
 fn columns_count_characters_with_crlf_bom_and_latin1() {
+    let positions = |name: &str| {
+        let run = check(&["--format", "json", "--ignore", "missing-tag", &fixture(name)], None);
+        json_positions(&run.stdout)
+    };
     // `)` after "1. e4 e5 2. Nf3 " on line 4 of a CRLF file.
-    let crlf = json_positions(&check(&["--format", "json", &fixture("crlf.pgn")], None).stdout);
-    assert_eq!(crlf, [("unexpected-token".to_owned(), 4, 17, 4, 18)]);
+    assert_eq!(positions("crlf.pgn"), [("unexpected-token".to_owned(), 4, 17, 4, 18)]);
     // The byte-order mark is not counted, as editors do not show it.
-    let bom = json_positions(&check(&["--format", "json", &fixture("bom.pgn")], None).stdout);
-    assert_eq!(bom, [("unexpected-token".to_owned(), 1, 7, 1, 8)]);
-    // Latin-1 "ü" is one character; é ♘ 𝄞 in the syntax-errors fixture are one each too.
-    let latin1 = json_positions(&check(&["--format", "json", &fixture("latin1.pgn")], None).stdout);
+    assert_eq!(positions("bom.pgn"), [("unexpected-token".to_owned(), 1, 7, 1, 8)]);
+    // Latin-1 "ü" is one character; so are é ♘ 𝄞 in the syntax-errors fixture.
+    let latin1 = positions("latin1.pgn");
     assert!(latin1.contains(&("not-utf8".to_owned(), 2, 10, 2, 11)), "{latin1:?}");
     assert!(latin1.contains(&("unexpected-token".to_owned(), 5, 16, 5, 17)), "{latin1:?}");
-    let wide =
-        json_positions(&check(&["--format", "json", &fixture("syntax-errors.pgn")], None).stdout);
+    let wide = positions("syntax-errors.pgn");
     assert!(wide.contains(&("unexpected-token".to_owned(), 6, 17, 6, 18)), "{wide:?}");
 }
 

@@ -59,17 +59,26 @@ mod tests {
 
     #[test]
     fn filter_hides_less_severe_and_ignored_codes() {
-        // A stray `)` (error), no result (warning, on the last move), an empty variation
-        // (warning).
+        // No tags (information), a stray `)` (error), no result (warning, on the last move),
+        // an empty variation (warning).
         let src = "1. e4 ) e5 ()";
         let all = Filter { min_severity: Severity::Hint, ignored: vec![] };
-        assert_eq!(codes(src, &all), ["unexpected-token", "missing-result", "empty-variation"]);
+        assert_eq!(
+            codes(src, &all),
+            ["missing-tag", "unexpected-token", "missing-result", "empty-variation"]
+        );
+        let warnings = Filter { min_severity: Severity::Warning, ignored: vec![] };
+        assert_eq!(
+            codes(src, &warnings),
+            ["unexpected-token", "missing-result", "empty-variation"]
+        );
         let errors = Filter { min_severity: Severity::Error, ignored: vec![] };
         assert_eq!(codes(src, &errors), ["unexpected-token"]);
-        let ignoring = Filter { min_severity: Severity::Hint, ignored: vec![Code::EmptyVariation] };
+        let ignoring = Filter {
+            min_severity: Severity::Hint,
+            ignored: vec![Code::EmptyVariation, Code::MissingTag],
+        };
         assert_eq!(codes(src, &ignoring), ["unexpected-token", "missing-result"]);
-        let warnings = Filter { min_severity: Severity::Warning, ignored: vec![] };
-        assert_eq!(codes(src, &warnings), codes(src, &all));
     }
 
     #[test]

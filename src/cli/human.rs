@@ -1,6 +1,6 @@
 //! Diagnostics for people, in the style of rustc (rendered by `annotate-snippets`):
 //! `error[code]: message`, the `--> file:line:col` line, the source lines with carets under
-//! the range, related locations as labelled secondary marks, and the fix as a `help:` note.
+//! the range, related locations as labelled secondary marks, and each fix as a `help:` note.
 
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 
@@ -41,14 +41,12 @@ impl HumanRenderer {
                     .span(to_span(text.local(related.range)))
                     .label(related.message.as_str())
             }));
-        let mut group = level(diagnostic.severity)
+        let group: Group<'_> = level(diagnostic.severity)
             .primary_title(diagnostic.message.as_str())
             .id(diagnostic.code.as_str())
-            .element(snippet);
-        if let Some(fix) = &diagnostic.fix {
-            group = group.element(Level::HELP.message(fix.title.as_str()));
-        }
-        out.push_str(&self.renderer.render(&[group as Group<'_>]));
+            .element(snippet)
+            .elements(diagnostic.fixes.iter().map(|fix| Level::HELP.message(fix.title.as_str())));
+        out.push_str(&self.renderer.render(&[group]));
         out.push_str("\n\n");
     }
 }
