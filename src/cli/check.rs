@@ -113,7 +113,7 @@ enum Renderer {
 }
 
 impl Renderer {
-    fn render(&self, out: &mut String, text: &GameText<'_>, diagnostic: &Diagnostic) {
+    fn render(&self, out: &mut Vec<u8>, text: &GameText<'_>, diagnostic: &Diagnostic) {
         match self {
             Renderer::Human(human) => human.render(out, text, diagnostic),
             Renderer::Json => json::render(out, text, diagnostic),
@@ -198,7 +198,7 @@ fn check_source(source: &Source, settings: &Settings, out: &mut impl Write) -> i
             let mut write = || -> io::Result<()> {
                 for report in &reports {
                     tally += report.tally;
-                    out.write_all(report.output.as_bytes())?;
+                    out.write_all(&report.output)?;
                 }
                 out.flush()
             };
@@ -210,7 +210,7 @@ fn check_source(source: &Source, settings: &Settings, out: &mut impl Write) -> i
 
 /// What one game contributes to the output.
 struct GameReport {
-    output: String,
+    output: Vec<u8>,
     tally: Tally,
 }
 
@@ -227,7 +227,7 @@ fn check_game(
         .map(|at| not_utf8_diagnostic(src, at - parsed.range.start));
     let diagnostics = game_diagnostics(&parsed.game, src, not_utf8, &settings.filter);
     let mut tally = Tally { games: u64::from(is_game(&parsed.game)), ..Tally::default() };
-    let mut output = String::new();
+    let mut output = Vec::new();
     if !diagnostics.is_empty() {
         let game_text = GameText::new(file, text, parsed.range, parsed.first_line);
         for d in &diagnostics {

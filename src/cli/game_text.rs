@@ -1,8 +1,14 @@
 //! One game's text as the renderers see it: the whole lines of the file that the game touches
 //! (a game can start or end in the middle of a line), and the conversion of game-relative
 //! offsets to 1-based file lines and character columns.
+//!
+//! Lines are counted from a cursor that follows the offsets asked for: diagnostics come in text
+//! order, so converting all of a game's positions reads its text about once, and games without
+//! diagnostics cost nothing.
 
-use crate::text::{LineIndex, PositionEncoding, TextRange};
+use std::cell::Cell;
+
+use crate::text::TextRange;
 
 /// The lines of a file that hold one game.
 pub struct GameText<'a> {
@@ -14,7 +20,8 @@ pub struct GameText<'a> {
     game_start: u32,
     /// The 0-based file line on which `lines_text` starts.
     first_line: u32,
-    lines: LineIndex,
+    /// An offset of `lines_text` and the number of line breaks before it.
+    cursor: Cell<(u32, u32)>,
 }
 
 /// A 1-based line and 1-based column counted in characters.
@@ -42,7 +49,7 @@ impl<'a> GameText<'a> {
             lines_text,
             game_start: game.start - start as u32,
             first_line,
-            lines: LineIndex::new(lines_text),
+            cursor: Cell::new((0, 0)),
         }
     }
 
@@ -51,16 +58,26 @@ impl<'a> GameText<'a> {
         range.shift(self.game_start)
     }
 
-    /// The 1-based file line of the first line of `lines_text`.
-    pub fn first_line_number(&self) -> u32 {
-        self.first_line + 1
+    /// The 1-based file line of an offset of `lines_text`.
+    pub fn line_number(&self, offset: u32) -> u32 {
+        let bytes = self.lines_text.as_bytes();
+        let (at, breaks) = self.cursor.get();
+        let breaks = if offset >= at {
+            breaks + memchr::memchr_iter(b'\n', &bytes[at as usize..offset as usize]).count() as u32
+        } else {
+            breaks - memchr::memchr_iter(b'\n', &bytes[offset as usize..at as usize]).count() as u32
+        };
+        self.cursor.set((offset, breaks));
+        self.first_line + breaks + 1
     }
 
     /// The file position of a game-relative offset.
     pub fn position(&self, offset: u32) -> Position {
-        let lc =
-            self.lines.line_col(self.lines_text, offset + self.game_start, PositionEncoding::Utf32);
-        Position { line: self.first_line + lc.line + 1, column: lc.col + 1 }
+        let local = offset + self.game_start;
+        let before = &self.lines_text[..local as usize];
+        let line_start = memchr::memrchr(b'\n', before.as_bytes()).map_or(0, |i| i + 1);
+        let column = before[line_start..].chars().count() as u32 + 1;
+        Position { line: self.line_number(local), column }
     }
 
     /// The smallest range of whole lines of `lines_text` (line breaks at its ends excluded)
@@ -95,6 +112,9 @@ mod tests {
         let nf3 = game.find("Nf3").unwrap() as u32;
         assert_eq!(text.position(nf3), Position { line: 5, column: 3 });
         assert_eq!(&text.lines_text[text.local(TextRange::new(e4, e4 + 2))], "e4");
+        // Backwards too: the line cursor moves both ways.
+        assert_eq!(text.position(e4), Position { line: 4, column: 11 });
+        assert_eq!(text.position(0), Position { line: 4, column: 7 });
     }
 
     #[test]
@@ -102,7 +122,7 @@ mod tests {
         let file = "1. e4 * 1. d4 *";
         let text = GameText::new("f.pgn", file, TextRange::new(0, 8), 0);
         assert_eq!(text.lines_text, file);
-        assert_eq!(text.first_line_number(), 1);
+        assert_eq!(text.line_number(0), 1);
     }
 
     #[test]

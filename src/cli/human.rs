@@ -21,7 +21,7 @@ impl HumanRenderer {
 
     /// Append `diagnostic` (game-relative ranges) of the game `text` to `out`, followed by a
     /// blank line.
-    pub fn render(&self, out: &mut String, text: &GameText<'_>, diagnostic: &Diagnostic) {
+    pub fn render(&self, out: &mut Vec<u8>, text: &GameText<'_>, diagnostic: &Diagnostic) {
         let primary = text.local(diagnostic.range);
         let covered = diagnostic
             .related
@@ -33,7 +33,7 @@ impl HumanRenderer {
 
         let snippet = Snippet::source(&text.lines_text[shown])
             .path(text.file)
-            .line_start(line_number(text, shown.start) as usize)
+            .line_start(text.line_number(shown.start) as usize)
             .fold(true)
             .annotation(AnnotationKind::Primary.span(to_span(primary)))
             .annotations(diagnostic.related.iter().map(|related| {
@@ -46,15 +46,9 @@ impl HumanRenderer {
             .id(diagnostic.code.as_str())
             .element(snippet)
             .elements(diagnostic.fixes.iter().map(|fix| Level::HELP.message(fix.title.as_str())));
-        out.push_str(&self.renderer.render(&[group]));
-        out.push_str("\n\n");
+        out.extend_from_slice(self.renderer.render(&[group]).as_bytes());
+        out.extend_from_slice(b"\n\n");
     }
-}
-
-/// The 1-based file line of an offset of `lines_text`.
-fn line_number(text: &GameText<'_>, offset: u32) -> u32 {
-    let before = &text.lines_text.as_bytes()[..offset as usize];
-    text.first_line_number() + memchr::memchr_iter(b'\n', before).count() as u32
 }
 
 fn level(severity: Severity) -> Level<'static> {

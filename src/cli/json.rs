@@ -20,7 +20,7 @@ struct JsonDiagnostic<'a> {
 }
 
 /// Append `diagnostic` (game-relative ranges) of the game `text` to `out` as one JSON line.
-pub fn render(out: &mut String, text: &GameText<'_>, diagnostic: &Diagnostic) {
+pub fn render(out: &mut Vec<u8>, text: &GameText<'_>, diagnostic: &Diagnostic) {
     let start = text.position(diagnostic.range.start);
     let end = text.position(diagnostic.range.end);
     let record = JsonDiagnostic {
@@ -33,7 +33,7 @@ pub fn render(out: &mut String, text: &GameText<'_>, diagnostic: &Diagnostic) {
         end_line: end.line,
         end_column: end.column,
     };
-    // Serialising plain strings and integers cannot fail.
-    out.push_str(&serde_json::to_string(&record).expect("a diagnostic serialises to JSON"));
-    out.push('\n');
+    // Serialising plain strings and integers into memory cannot fail.
+    serde_json::to_writer(&mut *out, &record).expect("a diagnostic serialises to JSON");
+    out.push(b'\n');
 }
