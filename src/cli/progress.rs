@@ -18,13 +18,13 @@ impl Progress {
         let shown = total_bytes >= MIN_BYTES && std::io::stderr().is_terminal();
         let bar = shown.then(|| {
             let style = ProgressStyle::with_template(
-                "{prefix} [{bar:40}] {bytes}/{total_bytes} ({bytes_per_sec}, {eta} left)",
+                "{prefix} [{wide_bar}] {binary_bytes}/{binary_total_bytes} ({eta} left)",
             )
             .expect("the template is valid")
             .progress_chars("=> ");
             ProgressBar::with_draw_target(Some(total_bytes as u64), ProgressDrawTarget::stderr())
                 .with_style(style)
-                .with_prefix(name.to_owned())
+                .with_prefix(file_name(name).to_owned())
         });
         Progress { bar }
     }
@@ -42,6 +42,11 @@ impl Progress {
             bar.set_position(bytes as u64);
         }
     }
+}
+
+/// The last component of a path, to keep the bar short.
+fn file_name(path: &str) -> &str {
+    std::path::Path::new(path).file_name().and_then(|n| n.to_str()).unwrap_or(path)
 }
 
 impl Drop for Progress {
