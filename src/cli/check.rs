@@ -252,3 +252,58 @@ fn not_utf8_diagnostic(src: &str, at: u32) -> Diagnostic {
         ),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::cli::input::decode;
+
+    fn settings(renderer: Renderer) -> Settings {
+        Settings { filter: Filter { min_severity: Severity::Hint, ignored: vec![] }, renderer }
+    }
+
+    /// Check `bytes` with both renderers; the JSON gives one line per counted diagnostic, with
+    /// positions inside the text, and the human output one `-->` header per diagnostic.
+    fn check_both_ways(bytes: Vec<u8>) {
+        let (text, encoding) = decode(bytes);
+        let source = Source { name: "game.pgn".to_owned(), text, encoding };
+        let mut json = Vec::new();
+        let tally = check_source(&source, &settings(Renderer::Json), &mut json).unwrap();
+        let json = String::from_utf8(json).unwrap();
+        let diagnostics = tally.errors + tally.warnings + tally.infos + tally.hints;
+        assert_eq!(json.lines().count() as u64, diagnostics);
+        let lines = source.text.split('\n').count() as u64;
+        for line in json.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let (start, end) = (v["line"].as_u64().unwrap(), v["end_line"].as_u64().unwrap());
+            assert!(1 <= start && start <= end && end <= lines, "{line}");
+        }
+        let mut human = Vec::new();
+        let human_tally = check_source(
+            &source,
+            &settings(Renderer::Human(HumanRenderer::new(false))),
+            &mut human,
+        )
+        .unwrap();
+        assert_eq!(human_tally, tally);
+        let human = String::from_utf8(human).unwrap();
+        let headers = human.lines().filter(|l| l.trim_start().starts_with("--> game.pgn:")).count();
+        assert_eq!(headers as u64, diagnostics);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        #[test]
+        fn any_pgn_like_text_renders(text in "(\\[Event \"[a-zé]{0,4}\"\\]|\\[Result \"1-0\"\\]|1\\. |e4 |Nf3 |e5|0-0|\\{|\\}|\\(|\\)|\r|\n|\r\n| |\t|♘|𝄞|\u{FEFF}|\\$300|0-1|\\*|\"|;c|%e|[a-h1-8]{1,3}){0,60}") {
+            check_both_ways(text.into_bytes());
+        }
+
+        #[test]
+        fn any_bytes_render(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+            check_both_ways(bytes);
+        }
+    }
+}

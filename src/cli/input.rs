@@ -45,7 +45,7 @@ pub fn read_source(path: &str) -> io::Result<Source> {
 }
 
 /// UTF-8 where the bytes are UTF-8, Latin-1 for every byte that is not.
-fn decode(bytes: Vec<u8>) -> (String, Encoding) {
+pub(super) fn decode(bytes: Vec<u8>) -> (String, Encoding) {
     match String::from_utf8(bytes) {
         Ok(text) => (text, Encoding::Utf8),
         Err(e) => {
