@@ -105,7 +105,8 @@ pub struct Diagnostic {
     pub range: TextRange,
     pub message: String,
     pub related: Vec<Related>,
-    pub fix: Option<Fix>,
+    /// Certain repairs, best first (a result mismatch has two: change the tag or the marker).
+    pub fixes: Vec<Fix>,
 }
 
 impl Diagnostic {
@@ -116,7 +117,7 @@ impl Diagnostic {
             range,
             message: message.into(),
             related: Vec::new(),
-            fix: None,
+            fixes: Vec::new(),
         }
     }
 
@@ -126,7 +127,7 @@ impl Diagnostic {
     }
 
     pub fn with_fix(mut self, title: impl Into<String>, edits: Vec<TextEdit>) -> Self {
-        self.fix = Some(Fix { title: title.into(), edits });
+        self.fixes.push(Fix { title: title.into(), edits });
         self
     }
 
@@ -137,10 +138,8 @@ impl Diagnostic {
         for r in &mut d.related {
             r.range = r.range.shift(delta);
         }
-        if let Some(fix) = &mut d.fix {
-            for e in &mut fix.edits {
-                e.range = e.range.shift(delta);
-            }
+        for e in d.fixes.iter_mut().flat_map(|f| &mut f.edits) {
+            e.range = e.range.shift(delta);
         }
         d
     }
