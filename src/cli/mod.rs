@@ -2,6 +2,7 @@
 //! VS Code's client appends), the language server.
 
 mod check;
+mod config;
 mod fmt;
 pub mod input;
 

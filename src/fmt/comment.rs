@@ -111,7 +111,8 @@ mod tests {
         assert_eq!(printed("a  b\n\tc", true, 79), "{ a b c }");
         assert_eq!(printed("", true, 79), "{ }");
         assert_eq!(printed(" \n ", true, 79), "{ }");
-        assert_eq!(printed("one two three", true, 9), "{ one\ntwo\nthree }");
+        assert_eq!(printed("one two three", true, 9), "{ one two\nthree }");
+        assert_eq!(printed("one two three", true, 8), "{ one\ntwo\nthree }");
     }
 
     #[test]

@@ -16,7 +16,8 @@ use super::FormatOptions;
 use super::annotation::{nag_digits, suffix_nag};
 use super::comment;
 use super::moves::{MoveFact, move_facts};
-use super::tags::{SEVEN_TAG_ROSTER, is_game, unknown_value};
+use super::tags::{is_game, roster_names, unknown_value};
+use crate::chess;
 use crate::syntax::{Game, NodeKind, parse_games};
 
 /// One movetext element.
@@ -70,7 +71,7 @@ pub fn game_content(game: &Game, src: &str, reflow: bool) -> GameContent {
             Some(match node.kind {
                 NodeKind::MoveNumber => return None,
                 NodeKind::Move | NodeKind::NullMove => Element::Move(match fact {
-                    Some(MoveFact { san: Some(san), .. }) => san.to_string(),
+                    Some(MoveFact { san: Some(san), .. }) => chess::san_plus_text(*san),
                     _ => text.to_owned(),
                 }),
                 NodeKind::Suffix => match suffix_nag(text) {
@@ -109,7 +110,7 @@ fn commentary(kind: NodeKind, text: &str, reflow: bool) -> Element {
 pub fn expected_content(game: &Game, src: &str, options: &FormatOptions) -> GameContent {
     let mut content = game_content(game, src, options.reflow_comments);
     if options.add_missing_tags && is_game(game) {
-        for name in SEVEN_TAG_ROSTER {
+        for name in roster_names() {
             if game.tag(name, src).is_none() {
                 content.tags.push((name.to_owned(), unknown_value(name, game, src).to_owned()));
             }
@@ -117,7 +118,7 @@ pub fn expected_content(game: &Game, src: &str, options: &FormatOptions) -> Game
         content.tags.sort();
     }
     if options.reduced {
-        content.tags.retain(|(name, _)| SEVEN_TAG_ROSTER.contains(&name.as_str()));
+        content.tags.retain(|(name, _)| roster_names().any(|r| r == name));
         content.notes.clear();
         let mut depth = 0u32;
         content.movetext.retain(|e| match e {

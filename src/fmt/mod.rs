@@ -20,7 +20,7 @@ mod tags;
 pub use annotation::{nag_digits, suffix_nag};
 pub use comment::normalized as normalized_comment;
 pub use file::{FormattedGame, GameOutput, KeepReason, format_games, format_text};
-pub use tags::{SEVEN_TAG_ROSTER, unknown_value};
+pub use tags::unknown_value;
 
 use crate::syntax::Game;
 

@@ -13,6 +13,7 @@ use super::annotation::{nag_digits, suffix_nag};
 use super::comment;
 use super::doc::{Doc, Sep};
 use super::moves::MoveFact;
+use crate::chess;
 use crate::syntax::{Game, NodeKind, TagSectionNote};
 
 /// The document of the movetext of `game`, opened by the `notes` of the tag section that
@@ -122,7 +123,7 @@ impl Builder<'_> {
             sep
         };
         match &fact.san {
-            Some(san) => self.doc.push_display(san_sep, san),
+            Some(san) => self.doc.push(san_sep, &chess::san_plus_text(*san)),
             None => self.doc.push(san_sep, text),
         }
         self.after_move = true;

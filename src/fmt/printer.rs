@@ -98,7 +98,7 @@ mod tests {
     fn line_separators_and_multi_line_words() {
         let words = [(Sep::Space, ";x"), (Sep::Line, "{ a\nbcd }"), (Sep::Space, "ef")];
         assert_eq!(printed(&words, 9), ";x\n{ a\nbcd } ef");
-        assert_eq!(printed(&words, 8), ";x\n{ a\nbcd }\nef");
+        assert_eq!(printed(&words, 7), ";x\n{ a\nbcd }\nef");
     }
 
     #[test]

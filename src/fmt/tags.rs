@@ -3,11 +3,12 @@
 //! order of their names; one `[Name "value"]` per line with `"` and `\` escaped (§7); an empty
 //! line after the section.
 //!
-//! Comments and escape lines between tag pairs are never dropped: each stays after the tag pair
-//! it followed (and so moves with it), one per line; those before the first tag pair stay
-//! before the section. Those that end up after the section's last tag pair are the game's
-//! opening commentary and are printed at the start of the movetext, where a second formatting
-//! pass finds them in the same place.
+//! Comments and escape lines of the tag section are never dropped. Those after the last tag pair
+//! are the game's opening commentary and are printed at the start of the movetext, where the
+//! parser finds them in the same place again (`{ Game comment } 1. e4`). Those between tag pairs
+//! stay after the tag pair they followed (and so move with it), one per line, unless that tag
+//! pair is printed last: then they join the opening commentary. Those before the first tag pair
+//! stay before the section.
 
 use std::borrow::Cow;
 
@@ -15,24 +16,28 @@ use super::FormatOptions;
 use super::comment;
 use super::doc::{Doc, Sep};
 use super::printer::print;
+use crate::chess::SEVEN_TAG_ROSTER;
 use crate::syntax::{Game, NodeKind, Tag, TagSectionNote, escape_string};
 
-/// The Seven Tag Roster, in export order (§8.1.1).
-pub const SEVEN_TAG_ROSTER: [&str; 7] =
-    ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
-
-/// The value of a roster tag the game lacks: `?` for unknown (§8.1.1.1-6), `????.??.??` for the
-/// date (§8.1.1.3), and for the Result tag the game's termination marker, or `*` without one.
+/// The value given to a roster tag the game lacks: the roster's unknown value (`?`,
+/// `????.??.??`, §8.1.1), except for the Result tag, which takes the game's termination marker
+/// (`1/2-1/2` for the draw markers `1/2` and `½-½`), or `*` without one.
 pub fn unknown_value<'a>(name: &str, game: &Game, src: &'a str) -> &'a str {
-    match name {
-        "Date" => "????.??.??",
-        "Result" => match game.result_node().map(|n| &src[n.range]) {
-            Some(marker @ ("1-0" | "0-1" | "1/2-1/2" | "*")) => marker,
-            Some(_) => "1/2-1/2",
-            None => "*",
-        },
-        _ => "?",
+    match (name, game.result_node().map(|n| &src[n.range])) {
+        ("Result", Some(marker @ ("1-0" | "0-1" | "1/2-1/2" | "*"))) => marker,
+        ("Result", Some(_)) => "1/2-1/2",
+        _ => SEVEN_TAG_ROSTER.iter().find(|(n, _)| *n == name).map_or("?", |(_, unknown)| unknown),
     }
+}
+
+/// The roster's tag names, in export order.
+pub(crate) fn roster_names() -> impl Iterator<Item = &'static str> {
+    SEVEN_TAG_ROSTER.iter().map(|(name, _)| *name)
+}
+
+/// The place of `name` in the roster.
+fn roster_rank(name: &str) -> Option<usize> {
+    SEVEN_TAG_ROSTER.iter().position(|(n, _)| *n == name)
 }
 
 /// Whether the game has anything that makes it a game (tags or movetext); text with neither
@@ -60,7 +65,6 @@ impl TagLine<'_> {
 
 /// The tag section's lines in export order.
 fn ordered<'g>(game: &'g Game, src: &str, options: &FormatOptions) -> Vec<TagLine<'g>> {
-    let roster_rank = |name: &str| SEVEN_TAG_ROSTER.iter().position(|&r| r == name);
     let mut lines: Vec<TagLine<'g>> = game
         .tags
         .iter()
@@ -69,7 +73,7 @@ fn ordered<'g>(game: &'g Game, src: &str, options: &FormatOptions) -> Vec<TagLin
         .map(|(i, t)| TagLine::Input(i, t))
         .collect();
     if options.add_missing_tags && is_game(game) {
-        for name in SEVEN_TAG_ROSTER {
+        for name in roster_names() {
             if game.tag(name, src).is_none() {
                 lines.push(TagLine::Added(name));
             }
@@ -94,39 +98,52 @@ pub(crate) fn write<'g>(
 ) -> Vec<&'g TagSectionNote> {
     let lines = ordered(game, src, options);
     let notes: &'g [TagSectionNote] = if options.reduced { &[] } else { &game.tag_notes };
-    // Notes follow the tag pair before them; notes before any tag pair (`after_tags == 0`)
-    // lead the section when there is one.
-    let follows = |note: &TagSectionNote, input: usize| note.after_tags as usize == input + 1;
-    let last_input = match lines.last() {
+    if lines.is_empty() {
+        return notes.iter().collect();
+    }
+    let last_line = match lines.last() {
         Some(TagLine::Input(i, _)) => Some(*i),
-        Some(TagLine::Added(_)) => None,
-        None => return notes.iter().collect(),
+        _ => None,
     };
-    let leading = |note: &&TagSectionNote| note.after_tags == 0 && !game.tags.is_empty();
-    for note in notes.iter().filter(leading) {
+    let place = |note: &TagSectionNote| place(note, game.tags.len(), last_line);
+    for note in notes.iter().filter(|n| place(n) == Place::BeforeTags) {
         write_note(note, src, options, out);
     }
     for line in &lines {
         match line {
-            TagLine::Input(_, tag) => {
+            TagLine::Input(i, tag) => {
                 let value = tag.value.map_or(Cow::Borrowed(""), |_| tag.value(src));
                 write_tag(tag.name(src), &value, out);
+                for note in notes.iter().filter(|n| place(n) == Place::AfterTag(*i)) {
+                    write_note(note, src, options, out);
+                }
             }
             TagLine::Added(name) => write_tag(name, unknown_value(name, game, src), out),
         }
-        if let TagLine::Input(i, _) = line
-            && Some(*i) != last_input
-        {
-            for note in notes.iter().filter(|n| follows(n, *i)) {
-                write_note(note, src, options, out);
-            }
-        }
     }
     out.push('\n');
-    let trailing = |note: &&TagSectionNote| {
-        !leading(note) && last_input.is_some_and(|last| follows(note, last)) || game.tags.is_empty()
-    };
-    notes.iter().filter(trailing).collect()
+    notes.iter().filter(|n| place(n) == Place::GameComment).collect()
+}
+
+/// Where a comment or escape line of the tag section goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Place {
+    /// Before the first tag pair.
+    BeforeTags,
+    /// After the input tag pair with this index.
+    AfterTag(usize),
+    /// At the start of the movetext: notes after the last tag pair of the input, or after the
+    /// tag pair printed last.
+    GameComment,
+}
+
+fn place(note: &TagSectionNote, input_tags: usize, printed_last: Option<usize>) -> Place {
+    match note.after_tags as usize {
+        n if n == input_tags => Place::GameComment,
+        0 => Place::BeforeTags,
+        n if Some(n - 1) == printed_last => Place::GameComment,
+        n => Place::AfterTag(n - 1),
+    }
 }
 
 fn write_tag(name: &str, value: &str, out: &mut String) {
