@@ -265,6 +265,11 @@ impl<'a> KeptReporter<'a> {
             KeepReason::NotReplayed => {
                 (game.start as usize, "its moves could not be replayed".to_owned())
             }
+            KeepReason::NoMovetextLeft => (
+                game.start as usize,
+                "formatted, it would have no movetext: it has no moves and no termination marker"
+                    .to_owned(),
+            ),
             KeepReason::WouldJoinPrevious => {
                 (game.start as usize, "formatted, it would join the game before it".to_owned())
             }

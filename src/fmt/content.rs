@@ -2,9 +2,9 @@
 //! trip and property tests compare the content of the input with that of the formatted output
 //! through this one module.
 //!
-//! Content is: the tag pairs (as a sorted list: order is layout), the comments and escape lines
-//! of the tag section (sorted too: they move with their tag pairs), and the movetext elements
-//! in order: moves (canonical SAN when legal, else as written), NAGs (suffix annotations as
+//! Content is: the tag pairs (as a sorted list: order is layout), the commentary before the
+//! first move (sorted too: it moves with the tag pairs), and the other movetext elements in
+//! order: moves (canonical SAN when legal, else as written), NAGs (suffix annotations as
 //! their NAG, no leading zeros), glyphs, `e.p.` marks, comments (whitespace-normalised when
 //! comments are re-flowed, else with only padding and CRLF normalised), `;` comments (without
 //! trailing blanks), escape lines, variation brackets and the termination marker. Move numbers
@@ -41,15 +41,11 @@ pub enum Element {
 pub struct GameContent {
     /// `(name, value)`, sorted.
     pub tags: Vec<(String, String)>,
-    /// Comments and escape lines of the tag section, as movetext elements, sorted.
+    /// Commentary before the game's first move: the comments and escape lines of the tag
+    /// section and those opening the movetext, sorted (their order follows the tag pairs they
+    /// are attached to, and a move number dropped before one makes it part of the tag section).
     pub notes: Vec<Element>,
     pub movetext: Vec<Element>,
-}
-
-impl GameContent {
-    pub fn is_empty(&self) -> bool {
-        self.tags.is_empty() && self.notes.is_empty() && self.movetext.is_empty()
-    }
 }
 
 /// The content of `game` (`src` is its own text) as it stands; comments compared re-flowed or
@@ -59,10 +55,8 @@ pub fn game_content(game: &Game, src: &str, reflow: bool) -> GameContent {
     let mut tags: Vec<(String, String)> =
         game.tags.iter().map(|t| (t.name(src).to_owned(), t.value(src).into_owned())).collect();
     tags.sort();
-    let mut notes: Vec<Element> =
-        game.tag_notes.iter().map(|n| commentary(n.kind, &src[n.range], reflow)).collect();
-    notes.sort();
-    let movetext = game
+    let notes = game.tag_notes.iter().map(|n| commentary(n.kind, &src[n.range], reflow));
+    let mut movetext: Vec<Element> = game
         .nodes
         .iter()
         .zip(&facts)
@@ -91,7 +85,15 @@ pub fn game_content(game: &Game, src: &str, reflow: bool) -> GameContent {
             })
         })
         .collect();
+    // Commentary before the first move or other element opens the game wherever it stands.
+    let opening = movetext.iter().take_while(|e| is_commentary(e)).count();
+    let mut notes: Vec<Element> = notes.chain(movetext.drain(..opening)).collect();
+    notes.sort();
     GameContent { tags, notes, movetext }
+}
+
+fn is_commentary(element: &Element) -> bool {
+    matches!(element, Element::Comment(_) | Element::LineComment(_) | Element::Escape(_))
 }
 
 fn commentary(kind: NodeKind, text: &str, reflow: bool) -> Element {
@@ -152,16 +154,16 @@ impl fmt::Display for ContentMismatch {
 }
 
 /// One game of a text as the comparison sees it.
-#[derive(Debug, PartialEq, Eq)]
-enum Side<'a> {
-    /// A game with structural errors: its bytes must be kept.
-    Kept(&'a str),
-    Content(GameContent),
+#[derive(Debug)]
+struct Side<'a> {
+    source: &'a str,
+    /// The content, for a game without structural errors.
+    content: Option<GameContent>,
 }
 
 /// Check that `output`, the formatted form of `input`, keeps all of its content: every game
-/// with structural errors byte for byte, every other game with the content formatting must
-/// give. Returns the number of games compared.
+/// with structural errors byte for byte; every other game either byte for byte (kept as it is)
+/// or with the content formatting must give. Returns the number of games compared.
 pub fn compare_texts(
     input: &str,
     output: &str,
@@ -180,38 +182,45 @@ pub fn compare_texts(
     Ok(want.len())
 }
 
-/// The games of `text`: with the content formatting with `options` must give when `expected`,
-/// else with the content they have.
+/// The games of `text` (leaving out stretches of whitespace): with the content formatting with
+/// `options` must give when `expected`, else with the content they have.
 fn sides<'a>(text: &'a str, options: &FormatOptions, expected: bool) -> Vec<Side<'a>> {
     parse_games(text)
-        .filter_map(|(start, game)| {
-            let src = &text[start as usize..(start + game.len) as usize];
-            if game.has_structural_errors() {
-                return Some(Side::Kept(src));
-            }
-            let content = if expected {
-                expected_content(&game, src, options)
-            } else {
-                game_content(&game, src, options.reflow_comments)
-            };
-            (!content.is_empty()).then_some(Side::Content(content))
+        .filter(|(_, game)| {
+            !(game.tags.is_empty() && game.tag_notes.is_empty() && game.nodes.is_empty())
+        })
+        .map(|(start, game)| {
+            let source = &text[start as usize..(start + game.len) as usize];
+            let content = (!game.has_structural_errors()).then(|| {
+                if expected {
+                    expected_content(&game, source, options)
+                } else {
+                    game_content(&game, source, options.reflow_comments)
+                }
+            });
+            Side { source, content }
         })
         .collect()
 }
 
 fn difference(want: &Side<'_>, got: &Side<'_>) -> Option<String> {
-    match (want, got) {
-        (Side::Kept(w), Side::Kept(g)) if w == g => None,
-        (Side::Kept(w), g) => Some(format!("game with syntax errors not kept: {w:?} became {g:?}")),
-        (Side::Content(w), Side::Kept(g)) => {
-            Some(format!("game {w:?} became text with syntax errors: {g:?}"))
+    if want.source == got.source {
+        return None;
+    }
+    match (&want.content, &got.content) {
+        (None, _) => Some(format!(
+            "game with syntax errors not kept: {:?} became {:?}",
+            want.source, got.source
+        )),
+        (Some(_), None) => {
+            Some(format!("game {:?} became text with syntax errors: {:?}", want.source, got.source))
         }
-        (Side::Content(w), Side::Content(g)) => {
+        (Some(w), Some(g)) => {
             if w.tags != g.tags {
                 return Some(format!("tags {:?} became {:?}", w.tags, g.tags));
             }
             if w.notes != g.notes {
-                return Some(format!("tag section notes {:?} became {:?}", w.notes, g.notes));
+                return Some(format!("opening commentary {:?} became {:?}", w.notes, g.notes));
             }
             let at = w.movetext.iter().zip(&g.movetext).position(|(a, b)| a != b);
             let at = at.or((w.movetext.len() != g.movetext.len())

@@ -16,8 +16,7 @@ use super::moves::MoveFact;
 use crate::chess;
 use crate::syntax::{Game, NodeKind, TagSectionNote};
 
-/// The document of the movetext of `game`, opened by the `notes` of the tag section that
-/// belong to it.
+/// The movetext of `game`, opened by the `notes` of the tag section that belong to it.
 pub(crate) fn build(
     game: &Game,
     src: &str,
@@ -49,6 +48,37 @@ pub(crate) fn build(
         }
     }
     out.doc
+}
+
+/// Whether formatting would leave `game` without the movetext that makes it read as it does:
+/// a movetext of move numbers and commentary alone (which, without its numbers, would read as
+/// part of the tag section, or of the next game's); and, in reduced export format, a movetext
+/// with nothing but commentary, NAGs and variations, or none at all (a tag section whose
+/// non-roster tags go would no longer be told apart from the next game's).
+pub(crate) fn loses_movetext(game: &Game, options: &FormatOptions) -> bool {
+    !keeps_elements(game, options) && (options.reduced || !game.nodes.is_empty())
+}
+
+/// Whether formatting leaves the movetext of `game` an element other than commentary: a move,
+/// an annotation, a variation or a termination marker.
+pub(crate) fn keeps_elements(game: &Game, options: &FormatOptions) -> bool {
+    let mut depth = 0u32;
+    game.nodes.iter().any(|node| match node.kind {
+        NodeKind::MoveNumber | NodeKind::Comment | NodeKind::LineComment | NodeKind::Escape => {
+            false
+        }
+        _ if !options.reduced => true,
+        NodeKind::VariationStart => {
+            depth += 1;
+            false
+        }
+        NodeKind::VariationEnd => {
+            depth = depth.saturating_sub(1);
+            false
+        }
+        NodeKind::Move | NodeKind::NullMove | NodeKind::Result | NodeKind::Unexpected => depth == 0,
+        _ => false,
+    })
 }
 
 struct Builder<'o> {

@@ -1,0 +1,1 @@
+//! The `pgn-lsp fmt` command, run as a process.
