@@ -7,7 +7,7 @@ use shakmaty::{Color, Move, Position as _, Role};
 
 use super::notation::{self, Leniency, Written};
 use super::{MoveVisit, Outcome, ToVariant, explain};
-use crate::syntax::{Code, Diagnostic, Game, NodeKind};
+use crate::syntax::{Code, Diagnostic, Game, NodeKind, excerpt};
 use crate::text::{TextEdit, TextRange};
 
 /// What the replay needs of a position type.
@@ -15,11 +15,20 @@ pub trait Rules: shakmaty::Position + Clone + ToVariant {
     /// The same position with the other side to move (a null move); `None` when the side to
     /// move is in check.
     fn pass(self) -> Option<Self>;
+
+    /// The legal move `san` names.
+    fn resolve_san(&self, san: San) -> Result<Move, SanError> {
+        san.to_move(self)
+    }
 }
 
 impl Rules for shakmaty::Chess {
     fn pass(self) -> Option<Self> {
         self.swap_turn().ok()
+    }
+
+    fn resolve_san(&self, san: San) -> Result<Move, SanError> {
+        super::resolve::to_move(san, self)
     }
 }
 
@@ -37,12 +46,13 @@ impl Rules for shakmaty::variant::VariantPosition {
     }
 }
 
-/// One line of play: the main line or a variation.
+/// One line of play: the main line or a variation. Positions are boxed so that a line waiting
+/// for its variations to end costs a few words, whatever the nesting depth.
 struct Line<P> {
     /// The position after the last move; `None` once the line has gone wrong.
-    pos: Option<P>,
+    pos: Option<Box<P>>,
     /// The position before the last move: where a variation replacing it starts.
-    before_last: Option<P>,
+    before_last: Option<Box<P>>,
     /// Number and side of the next move.
     fullmove: u32,
     turn: Color,
@@ -53,7 +63,7 @@ struct Line<P> {
 }
 
 impl<P> Line<P> {
-    fn start(pos: Option<P>, fullmove: u32, turn: Color) -> Self {
+    fn start(pos: Option<Box<P>>, fullmove: u32, turn: Color) -> Self {
         Line { pos, before_last: None, fullmove, turn, last: None, pending_number: None }
     }
 
@@ -92,7 +102,7 @@ impl<'a, 'v> Replayer<'a, 'v> {
         let (fullmove, turn) =
             start.as_ref().map_or((1, Color::White), |p| (p.fullmoves().get(), p.turn()));
         let judged = start.is_some();
-        let mut line = Line::start(start, fullmove, turn);
+        let mut line = Line::start(start.map(Box::new), fullmove, turn);
         let mut parents: Vec<Line<P>> = Vec::new();
         let mut main_line_plies = 0u32;
         let mut main_ended: Option<Outcome> = None;
@@ -120,14 +130,14 @@ impl<'a, 'v> Replayer<'a, 'v> {
                 }
                 NodeKind::Result => {
                     if parents.is_empty() && main_ended.is_none() {
-                        main_ended = Some(outcome_of(line.pos.as_ref(), judged));
+                        main_ended = Some(outcome_of(line.pos.as_deref(), judged));
                     }
                     line.pos = None;
                 }
                 _ => {}
             }
         }
-        let outcome = main_ended.unwrap_or_else(|| outcome_of(line.pos.as_ref(), judged));
+        let outcome = main_ended.unwrap_or_else(|| outcome_of(line.pos.as_deref(), judged));
         Replayed { main_line_plies, outcome }
     }
 
@@ -146,16 +156,16 @@ impl<'a, 'v> Replayer<'a, 'v> {
         if node.kind == NodeKind::NullMove {
             return self.on_null_move(i, depth, line);
         }
-        let pos = line.pos.as_ref().expect("checked above");
+        let pos: &P = line.pos.as_deref().expect("checked above");
         let Some(written) = notation::read(text) else {
             self.push(Diagnostic::new(
                 Code::InvalidSan,
                 node.range,
-                format!("\"{text}\" is not a move in any notation this reader knows"),
+                format!("\"{}\" is not a move in any notation this reader knows", excerpt(text)),
             ));
             return self.break_line(i, depth, line);
         };
-        let (m, how) = match resolve(&written, pos) {
+        let (m, how) = match resolve(text, &written, pos) {
             Ok(found) => found,
             Err(SanError::AmbiguousSan) => {
                 let message = explain::ambiguous(text, written.san, pos);
@@ -176,8 +186,8 @@ impl<'a, 'v> Replayer<'a, 'v> {
         // The position before the move is kept for a variation that may replace it; the line's
         // own position is played in place (positions are copied once per move, not moved about).
         match &mut line.before_last {
-            Some(before) => before.clone_from(pos),
-            slot => *slot = Some(pos.clone()),
+            Some(before) => (**before).clone_from(pos),
+            slot => *slot = Some(Box::new(pos.clone())),
         }
         let after = line.pos.as_mut().expect("checked above");
         after.play_unchecked(m);
@@ -193,7 +203,7 @@ impl<'a, 'v> Replayer<'a, 'v> {
             depth,
             fullmove: line.fullmove,
             turn: line.turn,
-            before: line.before_last.as_ref().map(|p| p as &dyn ToVariant),
+            before: line.before_last.as_deref().map(|p| p as &dyn ToVariant),
             played: Some((m, canonical)),
         });
         line.advance();
@@ -216,12 +226,12 @@ impl<'a, 'v> Replayer<'a, 'v> {
             depth,
             fullmove: line.fullmove,
             turn: line.turn,
-            before: Some(&pos as &dyn ToVariant),
+            before: Some(&*pos as &dyn ToVariant),
             played: None,
         });
         line.before_last = Some(pos.clone());
         // A side in check cannot pass: the line cannot go on.
-        line.pos = pos.pass();
+        line.pos = (*pos).pass().map(Box::new);
         line.advance();
         line.pos.is_some()
     }
@@ -235,7 +245,7 @@ impl<'a, 'v> Replayer<'a, 'v> {
             depth,
             fullmove: line.fullmove,
             turn: line.turn,
-            before: line.before_last.as_ref().map(|p| p as &dyn ToVariant),
+            before: line.before_last.as_deref().map(|p| p as &dyn ToVariant),
             played: None,
         });
         line.advance();
@@ -268,6 +278,15 @@ impl<'a, 'v> Replayer<'a, 'v> {
         how: Option<Leniency>,
         canonical: SanPlus,
     ) {
+        // Text that parsed as SAN as it stands, needing no disambiguation and no pawn letter, is
+        // the canonical SAN already: only its check sign can differ.
+        let plain = how.is_none() && written.san == canonical.san && !text.starts_with(['P', '@']);
+        if plain {
+            if written.suffix != canonical.suffix {
+                self.report_check_suffix(range, text, written.suffix, canonical);
+            }
+            return;
+        }
         self.canonical.clear();
         if let San::Put { role: Role::Pawn, .. } = canonical.san {
             self.canonical.push(b'P');
@@ -278,23 +297,12 @@ impl<'a, 'v> Replayer<'a, 'v> {
         if same_san && written.suffix == canonical.suffix {
             return;
         }
-        let fixed = super::san_plus_text(canonical);
-        let fix = vec![TextEdit::new(range, fixed.clone())];
         if same_san {
-            let message = match (written.suffix, canonical.suffix) {
-                (_, None) => format!("{text}: the move gives no check; write {fixed}"),
-                (_, Some(Suffix::Checkmate)) => format!("{text} is checkmate: write {fixed}"),
-                (_, Some(Suffix::Check)) => match written.suffix {
-                    None => format!("{text} gives check: write {fixed}"),
-                    _ => format!("{text} is check, not mate: write {fixed}"),
-                },
-            };
-            self.push(
-                Diagnostic::new(Code::CheckSuffix, range, message)
-                    .with_fix(format!("Write {fixed}"), fix),
-            );
+            self.report_check_suffix(range, text, written.suffix, canonical);
             return;
         }
+        let fixed = super::san_plus_text(canonical);
+        let fix = vec![TextEdit::new(range, fixed.clone())];
         let why = match how {
             Some(l) => l.describe(),
             None if body.starts_with('@') => "a pawn drop is written P@",
@@ -305,6 +313,28 @@ impl<'a, 'v> Replayer<'a, 'v> {
         let message = format!("{text} is not standard SAN ({why}): write {fixed}");
         self.push(
             Diagnostic::new(Code::NonCanonicalSan, range, message)
+                .with_fix(format!("Write {fixed}"), fix),
+        );
+    }
+
+    /// A legal move in canonical SAN whose check or mate sign is missing, superfluous or wrong.
+    fn report_check_suffix(
+        &mut self,
+        range: TextRange,
+        text: &str,
+        written: Option<Suffix>,
+        canonical: SanPlus,
+    ) {
+        let fixed = super::san_plus_text(canonical);
+        let message = match (written, canonical.suffix) {
+            (_, None) => format!("{text}: the move gives no check; write {fixed}"),
+            (_, Some(Suffix::Checkmate)) => format!("{text} is checkmate: write {fixed}"),
+            (None, Some(Suffix::Check)) => format!("{text} gives check: write {fixed}"),
+            (Some(_), Some(Suffix::Check)) => format!("{text} is check, not mate: write {fixed}"),
+        };
+        let fix = vec![TextEdit::new(range, fixed.clone())];
+        self.push(
+            Diagnostic::new(Code::CheckSuffix, range, message)
                 .with_fix(format!("Write {fixed}"), fix),
         );
     }
@@ -332,7 +362,7 @@ impl<'a, 'v> Replayer<'a, 'v> {
             let side = explain::color_name(line.turn);
             format!(
                 "move number {}: this is move {} ({side} to move); write {expected}",
-                &text[..digits],
+                excerpt(&text[..digits]),
                 line.fullmove
             )
         } else if white_dots {
@@ -352,24 +382,25 @@ impl<'a, 'v> Replayer<'a, 'v> {
 /// by its from-square without a piece letter (UCI `g1f3`, `e1g1`), then a lowercase `b` as a
 /// bishop, then the capture mark flipped (`Bc4` for `Bxc4`, `ed5` for `exd5`; never for a pawn
 /// move without its file, the python-chess #870 trap).
-fn resolve<P: shakmaty::Position>(
+fn resolve<P: Rules>(
+    text: &str,
     w: &Written,
     pos: &P,
 ) -> Result<(Move, Option<Leniency>), SanError> {
-    let first = w.san.to_move(pos);
+    let first = pos.resolve_san(w.san);
     if let Ok(m) = first {
         return Ok((m, w.leniency));
     }
-    if let Some(m) = from_square_reading(w.san, pos).and_then(|san| san.to_move(pos).ok()) {
+    if let Some(m) = from_square_reading(w.san, pos).and_then(|san| pos.resolve_san(san).ok()) {
         return Ok((m, Some(Leniency::LongAlgebraic)));
     }
-    if let Some(m) = w.bishop_alternative.and_then(|b| b.to_move(pos).ok()) {
+    if let Some(m) = notation::bishop_reading(text).and_then(|b| pos.resolve_san(b).ok()) {
         return Ok((m, Some(Leniency::LowercasePiece)));
     }
     if let San::Normal { role, file, rank, capture, to, promotion } = w.san
         && (role != Role::Pawn || file.is_some())
         && let Ok(m) =
-            (San::Normal { role, file, rank, capture: !capture, to, promotion }).to_move(pos)
+            pos.resolve_san(San::Normal { role, file, rank, capture: !capture, to, promotion })
     {
         return Ok((m, Some(w.leniency.unwrap_or(Leniency::CaptureMark))));
     }

@@ -6,7 +6,7 @@ use shakmaty::fen::Fen;
 use shakmaty::variant::{Variant, VariantPosition};
 
 use super::Position;
-use crate::syntax::{Code, Diagnostic, Game};
+use crate::syntax::{Code, Diagnostic, Game, excerpt};
 use crate::text::{TextEdit, TextRange};
 
 /// Rules named by a `Variant` tag value; `None` for variants whose rules are not known.
@@ -45,7 +45,10 @@ pub fn start_position(game: &Game, src: &str, out: &mut Vec<Diagnostic>) -> Opti
                 out.push(Diagnostic::new(
                     Code::UnsupportedVariant,
                     tag.range,
-                    format!("the rules of {name} are not checked; its moves are not judged"),
+                    format!(
+                        "the rules of {} are not checked; its moves are not judged",
+                        excerpt(&name)
+                    ),
                 ));
                 return None;
             }

@@ -1,7 +1,7 @@
 //! Tag-pair values (§8.1.1, §9): the shapes the standard gives them, and the Seven Tag Roster.
 
 use super::start::insert_line_before;
-use crate::syntax::{Code, Diagnostic, Game, NodeKind, escape_string};
+use crate::syntax::{Code, Diagnostic, Game, NodeKind, escape_string, excerpt};
 use crate::text::TextRange;
 
 /// The Seven Tag Roster in its export order, with the values that mean "unknown" (§8.1.1).
@@ -24,7 +24,7 @@ pub fn check(game: &Game, src: &str, out: &mut Vec<Diagnostic>) {
             out.push(Diagnostic::new(
                 Code::InvalidTagValue,
                 range,
-                format!("{name} \"{value}\": {expected}"),
+                format!("{} \"{}\": {expected}", excerpt(name), excerpt(&value)),
             ));
         }
     }

@@ -11,7 +11,7 @@
 //!
 //! Games begin at the start of their first line when only blanks stand before it there.
 
-use super::diagnostic::{Code, Diagnostic};
+use super::diagnostic::{Code, Diagnostic, excerpt};
 use super::lexer::{Token, TokenKind, at_line_start, is_tag_line, next_token};
 use super::tree::{Game, Node, NodeKind, Tag, TagSectionNote};
 use crate::text::{TextEdit, TextRange};
@@ -107,6 +107,11 @@ impl<'a> Parser<'a> {
         &self.src[r]
     }
 
+    /// The text of `r` as quoted in a message.
+    fn quoted(&self, r: TextRange) -> std::borrow::Cow<'a, str> {
+        excerpt(&self.src[r])
+    }
+
     fn error(&mut self, code: Code, range: TextRange, message: impl Into<String>) {
         self.game.diagnostics.push(Diagnostic::new(code, range, message));
     }
@@ -114,21 +119,21 @@ impl<'a> Parser<'a> {
     fn run(mut self) -> Game {
         let mut end = self.src.len() as u32;
         loop {
-            let tok = self.tok;
-            let step = match tok.kind {
+            let kind = self.tok.kind;
+            let step = match kind {
                 TokenKind::Eof => break,
                 TokenKind::Whitespace => {
                     self.bump();
                     Step::Continue
                 }
-                TokenKind::LBracket => self.on_bracket(tok),
+                TokenKind::LBracket => self.on_bracket(self.tok),
                 TokenKind::Comment | TokenKind::LineComment | TokenKind::Escape
                     if !self.in_movetext =>
                 {
-                    self.tag_note(tok);
+                    self.tag_note(self.tok);
                     Step::Continue
                 }
-                _ => self.on_movetext(tok),
+                _ => self.on_movetext(self.tok),
             };
             if let Step::EndAt(at) = step {
                 end = at;
@@ -267,6 +272,7 @@ impl<'a> Parser<'a> {
         closed: bool,
     ) {
         let name = tag.name(self.src);
+        let shown = excerpt(name);
         if name.is_empty() {
             self.error(
                 Code::MalformedTag,
@@ -277,7 +283,7 @@ impl<'a> Parser<'a> {
             self.error(
                 Code::InvalidTagName,
                 tag.name,
-                format!("tag name \"{name}\" may contain only letters, digits and _"),
+                format!("tag name \"{shown}\" may contain only letters, digits and _"),
             );
         } else if let Some(first) = self.game.tags.iter().find(|t| t.name(self.src) == name) {
             let first = first.range;
@@ -285,21 +291,21 @@ impl<'a> Parser<'a> {
                 Diagnostic::new(
                     Code::DuplicateTag,
                     tag.range,
-                    format!("the tag {name} appears twice in this game"),
+                    format!("the tag {shown} appears twice in this game"),
                 )
-                .with_related(first, format!("first {name} tag")),
+                .with_related(first, format!("first {shown} tag")),
             );
         }
         match values {
             [] => self.error(
                 Code::MalformedTag,
                 tag.range,
-                format!("tag {name} has no value: write [{name} \"value\"]"),
+                format!("tag {shown} has no value: write [{shown} \"value\"]"),
             ),
             [_, second, ..] => self.error(
                 Code::MalformedTag,
                 TextRange::new(second.start, values.last().unwrap().end),
-                format!("tag {name} has more than one value"),
+                format!("tag {shown} has more than one value"),
             ),
             [value] => self.check_tag_string(*value),
         }
@@ -308,7 +314,7 @@ impl<'a> Parser<'a> {
             self.error(
                 Code::MalformedTag,
                 extra,
-                format!("unexpected \"{text}\" in tag pair {name}"),
+                format!("unexpected \"{text}\" in tag pair {shown}"),
             );
         }
         let string_open = values.first().is_some_and(|&v| !is_closed_string(self.text(v)));
@@ -319,7 +325,7 @@ impl<'a> Parser<'a> {
                 Diagnostic::new(
                     Code::MalformedTag,
                     at,
-                    format!("tag pair {name} is missing its closing ]"),
+                    format!("tag pair {shown} is missing its closing ]"),
                 )
                 .with_fix("Add ]", vec![fix]),
             );
@@ -328,8 +334,7 @@ impl<'a> Parser<'a> {
 
     fn check_tag_string(&mut self, r: TextRange) {
         let raw = self.text(r);
-        let closed =
-            raw.len() >= 2 && raw.ends_with('"') && !ends_with_escape(&raw[..raw.len() - 1]);
+        let closed = is_closed_string(raw);
         let inner = &raw[1..if closed { raw.len() - 1 } else { raw.len() }];
         let mut stray_quote = false;
         let mut escaped = false;
@@ -396,7 +401,7 @@ impl<'a> Parser<'a> {
                 }
                 if !self.after_result_reported {
                     self.after_result_reported = true;
-                    let text = self.text(tok.range);
+                    let text = self.quoted(tok.range);
                     self.error(
                         Code::UnexpectedToken,
                         tok.range,
@@ -438,7 +443,7 @@ impl<'a> Parser<'a> {
                     self.error(
                         Code::NagOutOfRange,
                         t.range,
-                        format!("{text}: NAGs go from $0 to $255"),
+                        format!("{}: NAGs go from $0 to $255", excerpt(text)),
                     );
                 }
                 self.push_node(NodeKind::Nag, t.range);
@@ -519,7 +524,7 @@ impl<'a> Parser<'a> {
                 while self.tok.kind == TokenKind::Unknown && self.tok.range.start == t.range.end {
                     t.range.end = self.bump().range.end;
                 }
-                let msg = format!("unexpected \"{}\"", self.text(t.range));
+                let msg = format!("unexpected \"{}\"", self.quoted(t.range));
                 self.unexpected(t, &msg)
             }
             TokenKind::Whitespace | TokenKind::Eof => {
@@ -611,21 +616,27 @@ impl<'a> Parser<'a> {
             None => content_end,
         };
         let insert_at = trailing_result.map_or(self.game.nodes.len(), |(node, _)| node);
-        let closing = if trailing_result.is_some() { ") " } else { ")" };
-        while let Some(v) = self.open.pop() {
-            let open = self.game.nodes[v.node].range;
-            let fix = TextEdit::new(TextRange::empty(close_at), closing);
-            self.game.diagnostics.push(
-                Diagnostic::new(
-                    Code::UnclosedVariation,
-                    open,
-                    "variation without its closing \")\"",
-                )
-                .with_fix("Close the variation", vec![fix]),
-            );
-            let end = Node { kind: NodeKind::VariationEnd, range: TextRange::empty(close_at) };
-            self.game.nodes.insert(insert_at, end);
+        // One diagnostic for all of them, at the outermost, however deep the nesting.
+        let count = self.open.len();
+        let outermost = self.game.nodes[self.open[0].node].range;
+        let mut closing = ")".repeat(count);
+        if trailing_result.is_some() {
+            closing.push(' ');
         }
+        let message = match count {
+            1 => "variation without its closing \")\"".to_owned(),
+            n => format!("{n} variations without their closing \")\""),
+        };
+        let fix = TextEdit::new(TextRange::empty(close_at), closing);
+        self.game.diagnostics.push(
+            Diagnostic::new(Code::UnclosedVariation, outermost, message).with_fix(
+                if count == 1 { "Close the variation" } else { "Close the variations" },
+                vec![fix],
+            ),
+        );
+        let end = Node { kind: NodeKind::VariationEnd, range: TextRange::empty(close_at) };
+        self.game.nodes.splice(insert_at..insert_at, std::iter::repeat_n(end, count));
+        self.open.clear();
     }
 
     fn check_line_lengths(&mut self, end: u32) {
