@@ -137,18 +137,19 @@ fn format_file(args: &FmtArgs, finder: &mut ConfigFinder, file: &str) -> Result<
         }
         return Ok(comparison.changed());
     }
+    let latin1 = writes_latin1(&source);
     if file == "-" {
         let mut out = BufWriter::new(io::stdout().lock());
         let mut comparison = Comparison::new(&source.text);
         for game in games {
             comparison.feed(game.text());
-            out.write_all(&encode(game.text(), &source)?)
+            out.write_all(&encode(game.text(), latin1))
                 .map_err(|e| Failure::io("standard output", e))?;
         }
         out.flush().map_err(|e| Failure::io("standard output", e))?;
         return Ok(comparison.changed());
     }
-    rewrite_in_place(file, &source, games)
+    rewrite_in_place(file, &source, latin1, games)
 }
 
 /// Stream the games into a temporary file once the text first differs, then rename it over
@@ -156,6 +157,7 @@ fn format_file(args: &FmtArgs, finder: &mut ConfigFinder, file: &str) -> Result<
 fn rewrite_in_place<'a>(
     file: &str,
     source: &Source,
+    latin1: bool,
     games: impl Iterator<Item = FormattedGame<'a>>,
 ) -> Result<bool, Failure> {
     let error = |e: io::Error| Failure::io(file, e);
@@ -164,14 +166,14 @@ fn rewrite_in_place<'a>(
     for game in games {
         let text = game.text();
         if let Some((_, out)) = &mut temp {
-            out.write_all(&encode(text, source)?).map_err(error)?;
+            out.write_all(&encode(text, latin1)).map_err(error)?;
             continue;
         }
         let same_so_far = comparison.matched;
         if !comparison.feed(text) {
             let (file_handle, mut out) = open_temp(file).map_err(error)?;
-            out.write_all(&encode(&source.text[..same_so_far], source)?).map_err(error)?;
-            out.write_all(&encode(text, source)?).map_err(error)?;
+            out.write_all(&encode(&source.text[..same_so_far], latin1)).map_err(error)?;
+            out.write_all(&encode(text, latin1)).map_err(error)?;
             temp = Some((file_handle, out));
         }
     }
@@ -183,7 +185,7 @@ fn rewrite_in_place<'a>(
         // The output is a shorter prefix of the input (blank lines at the end were dropped).
         None => {
             let (temp, mut out) = open_temp(file).map_err(error)?;
-            out.write_all(&encode(&source.text[..comparison.matched], source)?).map_err(error)?;
+            out.write_all(&encode(&source.text[..comparison.matched], latin1)).map_err(error)?;
             (temp, out)
         }
     };
@@ -205,14 +207,33 @@ fn open_temp(file: &str) -> io::Result<(NamedTempFile, BufWriter<File>)> {
     Ok((temp, out))
 }
 
-/// The bytes of `text` in the encoding the file was read in.
-fn encode<'t>(text: &'t str, source: &Source) -> Result<Cow<'t, [u8]>, Failure> {
-    if !source.is_latin1() || text.is_ascii() {
-        return Ok(Cow::Borrowed(text.as_bytes()));
+/// Whether the output is written in Latin-1: when some bytes were read as Latin-1 and every
+/// character fits in it (a Latin-1 file, or UTF-8 text with stray Latin-1 bytes but no character
+/// beyond U+00FF, which becomes all Latin-1). A file that mixes Latin-1 bytes with characters
+/// beyond Latin-1 can keep its characters in one encoding only, UTF-8; this is said on
+/// standard error.
+fn writes_latin1(source: &Source) -> bool {
+    if !source.is_latin1() {
+        return false;
     }
-    text.chars().map(u8::try_from).collect::<Result<Vec<u8>, _>>().map(Cow::Owned).map_err(|_| {
-        Failure::Message(format!("{}: the output does not fit in Latin-1", source.name))
-    })
+    let fits = source.text.chars().all(|c| u32::from(c) <= 0xFF);
+    if !fits {
+        eprintln!(
+            "{}: Latin-1 bytes mixed with characters beyond Latin-1: written as UTF-8",
+            source.name
+        );
+    }
+    fits
+}
+
+/// The bytes of `text`: UTF-8, or Latin-1 when `latin1` (every character fits, see
+/// [`writes_latin1`]).
+fn encode(text: &str, latin1: bool) -> Cow<'_, [u8]> {
+    if !latin1 || text.is_ascii() {
+        return Cow::Borrowed(text.as_bytes());
+    }
+    // Every character fits: the output's characters are the input's, or ASCII.
+    Cow::Owned(text.chars().map(|c| u8::try_from(c).unwrap_or(b'?')).collect())
 }
 
 /// Whether the pieces fed so far are the start of the original text.
