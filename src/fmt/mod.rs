@@ -19,7 +19,10 @@ mod tags;
 
 pub use annotation::{nag_digits, suffix_nag};
 pub use comment::normalized as normalized_comment;
-pub use file::{FormattedGame, GameOutput, KeepReason, format_games, format_text};
+pub use file::{
+    AloneGame, FormattedGame, GameOutput, Joiner, KeepReason, format_alone, format_games,
+    format_text,
+};
 pub use tags::unknown_value;
 
 use crate::syntax::{Game, Severity};

@@ -120,13 +120,14 @@ pub(crate) fn write<'g>(
     for line in &lines {
         match line {
             TagLine::Input(i, tag) => {
-                let value = tag.value.map_or(Cow::Borrowed(""), |_| tag.value(src));
-                write_tag(tag.name(src), &value, out);
+                write_tag(tag.name(src), &value_token(tag, src), out);
                 for note in notes.iter().filter(|n| place(n) == Place::AfterTag(*i)) {
                     write_note(note, src, options, out);
                 }
             }
-            TagLine::Added(name) => write_tag(name, unknown_value(name, game, src), out),
+            TagLine::Added(name) => {
+                write_tag(name, &escape_string(unknown_value(name, game, src)), out)
+            }
         }
     }
     out.push('\n');
@@ -154,11 +155,21 @@ fn place(note: &TagSectionNote, input_tags: usize, printed_last: Option<usize>) 
     }
 }
 
-fn write_tag(name: &str, value: &str, out: &mut String) {
+/// A tag's value as an escaped string token (§7): its own token when that has no backslash
+/// (without one, it holds no quote either: a stray quote is a structural error), else its value
+/// escaped again (`\x` becomes `\\x`).
+fn value_token<'s>(tag: &Tag, src: &'s str) -> Cow<'s, str> {
+    match tag.value.map(|range| &src[range]) {
+        Some(token) if !token.contains('\\') => Cow::Borrowed(token),
+        _ => Cow::Owned(escape_string(&tag.value(src))),
+    }
+}
+
+fn write_tag(name: &str, value_token: &str, out: &mut String) {
     out.push('[');
     out.push_str(name);
     out.push(' ');
-    out.push_str(&escape_string(value));
+    out.push_str(value_token);
     out.push_str("]\n");
 }
 
