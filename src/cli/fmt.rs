@@ -6,12 +6,14 @@
 //! followed, so the link stays a link). Nothing is written until the output first differs from
 //! the input, so files already formatted are never touched. Output streams game by game.
 //!
-//! Encodings: a file read as UTF-8 is written as UTF-8 (a byte order mark is kept); a file that
-//! was not UTF-8 was read as Latin-1 (§4.1) and is written back as Latin-1, never silently
-//! converted.
+//! Encodings: a file read as UTF-8 is written as UTF-8 (a byte order mark is kept); a file with
+//! bytes that are not UTF-8 had them read as Latin-1 (§4.1) and is written back as Latin-1,
+//! never silently converted; only a file that mixes such bytes with characters beyond Latin-1
+//! is written as UTF-8, which is said on standard error.
 //!
-//! Games with structural syntax errors are kept byte for byte and reported on standard error
-//! as `file:line: ...`; they do not change the exit status (`pgn-lsp check` reports them).
+//! Games kept as they are (structural syntax errors, and the rare games formatting would change
+//! the reading of) are reported on standard error as `file:line: ...`; they do not change the
+//! exit status (`pgn-lsp check` reports syntax errors).
 //! Exit status: 0, or 1 with `--check` when a file would change, or 2 on usage or I/O errors.
 
 use std::borrow::Cow;

@@ -1,7 +1,9 @@
 //! The movetext section as a document (§8.2): move numbers recomputed from the position,
 //! canonical SAN for legal moves (§8.2.3.7) and moves that are not legal as written, suffix
-//! annotations as NAGs (§8.2.3.8), comments, variations as `(2. f4 exf4)`, and the termination
-//! marker as written (§8.2.6).
+//! annotations as NAGs (§8.2.3.8), NAGs without leading zeros, glyphs (`±`, `N`) as written,
+//! comments, `;` comments (the line ends after them), `%` escape lines (on their own line,
+//! §6), variations as `(2. f4 exf4)`, and the termination marker as written (§8.2.6). Reduced
+//! export format (§3.2.4) keeps only the main line's moves and the marker.
 //!
 //! Move numbers (§8.2.2.2): every White move has `N.`; a Black move has `N...` when it opens
 //! the game or a variation, or when anything other than its White move comes right before it
