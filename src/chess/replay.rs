@@ -397,22 +397,19 @@ fn resolve<P: Rules>(
 }
 
 /// A pawn-looking move with a full from-square (`g1f3`) read as a move of the piece standing
-/// there; a king moving two files, or onto its own rook, castles.
+/// there, capturing what stands on the target square (UCI marks no captures); a king moving two
+/// files, or onto its own rook, castles.
 fn from_square_reading<P: shakmaty::Position>(san: San, pos: &P) -> Option<San> {
-    let San::Normal {
-        role: Role::Pawn,
-        file: Some(file),
-        rank: Some(rank),
-        capture,
-        to,
-        promotion,
-    } = san
+    let San::Normal { role: Role::Pawn, file: Some(file), rank: Some(rank), to, promotion, .. } =
+        san
     else {
         return None;
     };
     let from = shakmaty::Square::from_coords(file, rank);
-    match pos.board().role_at(from)? {
-        Role::Pawn => None,
+    let board = pos.board();
+    let capture = pos.them().contains(to)
+        || board.role_at(from) == Some(Role::Pawn) && pos.maybe_ep_square() == Some(to);
+    match board.role_at(from)? {
         Role::King
             if from.rank() == to.rank()
                 && (from.file().distance(to.file()) == 2 || pos.our(Role::Rook).contains(to)) =>

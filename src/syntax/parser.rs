@@ -535,7 +535,11 @@ impl<'a> Parser<'a> {
     }
 
     fn unexpected(&mut self, t: Token, message: &str) {
-        self.error(Code::UnexpectedToken, t.range, message);
+        // A token already reported (as text after the termination marker) is not reported twice.
+        let reported = self.game.diagnostics.last().is_some_and(|d| d.range == t.range);
+        if !reported {
+            self.error(Code::UnexpectedToken, t.range, message);
+        }
         self.push_node(NodeKind::Unexpected, t.range);
     }
 
