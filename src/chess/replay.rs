@@ -198,15 +198,7 @@ impl<'a, 'v> Replayer<'a, 'v> {
         };
         let canonical = SanPlus { san: canonical_san, suffix };
         self.judge_notation(node.range, text, &written, how, canonical);
-        (self.visit)(&MoveVisit {
-            node: i,
-            depth,
-            fullmove: line.fullmove,
-            turn: line.turn,
-            before: line.before_last.as_deref().map(|p| p as &dyn ToVariant),
-            played: Some((m, canonical)),
-        });
-        line.advance();
+        self.visited(i, depth, line, Some((m, canonical)));
         true
     }
 
@@ -221,18 +213,10 @@ impl<'a, 'v> Replayer<'a, 'v> {
             ));
         }
         let pos = line.pos.take().expect("judged lines have a position");
-        (self.visit)(&MoveVisit {
-            node: i,
-            depth,
-            fullmove: line.fullmove,
-            turn: line.turn,
-            before: Some(&*pos as &dyn ToVariant),
-            played: None,
-        });
-        line.before_last = Some(pos.clone());
         // A side in check cannot pass: the line cannot go on.
-        line.pos = (*pos).pass().map(Box::new);
-        line.advance();
+        line.pos = (*pos).clone().pass().map(Box::new);
+        line.before_last = Some(pos);
+        self.visited(i, depth, line, None);
         line.pos.is_some()
     }
 
@@ -240,28 +224,33 @@ impl<'a, 'v> Replayer<'a, 'v> {
     /// replaces it starts from the position before it.
     fn break_line<P: ToVariant>(&mut self, i: usize, depth: u32, line: &mut Line<P>) -> bool {
         line.before_last = line.pos.take();
+        self.visited(i, depth, line, None);
+        false
+    }
+
+    /// A move in a line that is not judged (after an error, or with no start position).
+    fn visit_unjudged<P: ToVariant>(&mut self, i: usize, depth: u32, line: &mut Line<P>) {
+        line.before_last = None;
+        self.visited(i, depth, line, None);
+    }
+
+    /// Tell the visitor about the move at node `i`, made from `line.before_last`, and move the
+    /// line's numbering on.
+    fn visited<P: ToVariant>(
+        &mut self,
+        i: usize,
+        depth: u32,
+        line: &mut Line<P>,
+        played: Option<(Move, SanPlus)>,
+    ) {
         (self.visit)(&MoveVisit {
             node: i,
             depth,
             fullmove: line.fullmove,
             turn: line.turn,
             before: line.before_last.as_deref().map(|p| p as &dyn ToVariant),
-            played: None,
+            played,
         });
-        line.advance();
-        false
-    }
-
-    fn visit_unjudged<P>(&mut self, i: usize, depth: u32, line: &mut Line<P>) {
-        (self.visit)(&MoveVisit {
-            node: i,
-            depth,
-            fullmove: line.fullmove,
-            turn: line.turn,
-            before: None,
-            played: None,
-        });
-        line.before_last = None;
         line.advance();
     }
 

@@ -3,6 +3,7 @@
 
 mod batches;
 mod check;
+mod config;
 mod fmt;
 mod game_report;
 mod game_text;
