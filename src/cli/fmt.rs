@@ -6,10 +6,9 @@
 //! followed, so the link stays a link). Nothing is written until the output first differs from
 //! the input, so files already formatted are never touched. Output streams game by game.
 //!
-//! Encodings: a file read as UTF-8 is written as UTF-8 (a byte order mark is kept); a file with
-//! bytes that are not UTF-8 had them read as Latin-1 (§4.1) and is written back as Latin-1,
-//! never silently converted; only a file that mixes such bytes with characters beyond Latin-1
-//! is written as UTF-8, which is said on standard error.
+//! Encodings: a file read as UTF-8 is written as UTF-8 (a byte order mark is kept); a file that
+//! is not UTF-8 was read wholly as Latin-1 (§4.1), one character per byte, and is written back
+//! as Latin-1, so every byte the formatter does not change stays as it was.
 //!
 //! Games kept as they are (structural syntax errors, and the rare games formatting would change
 //! the reading of) are reported on standard error as `file:line: ...`; they do not change the
@@ -143,7 +142,7 @@ fn format_file(args: &FmtArgs, finder: &mut ConfigFinder, file: &str) -> Result<
         }
         return Ok(comparison.changed());
     }
-    let latin1 = writes_latin1(&source);
+    let latin1 = source.is_latin1();
     if file == "-" {
         let mut out = BufWriter::new(io::stdout().lock());
         stream(&source, &options, |text| {
@@ -253,33 +252,17 @@ fn open_temp(file: &str) -> io::Result<(NamedTempFile, BufWriter<File>)> {
     Ok((temp, out))
 }
 
-/// Whether the output is written in Latin-1: when some bytes were read as Latin-1 and every
-/// character fits in it (a Latin-1 file, or UTF-8 text with stray Latin-1 bytes but no character
-/// beyond U+00FF, which becomes all Latin-1). A file that mixes Latin-1 bytes with characters
-/// beyond Latin-1 can keep its characters in one encoding only, UTF-8; this is said on
-/// standard error.
-fn writes_latin1(source: &Source) -> bool {
-    if !source.is_latin1() {
-        return false;
-    }
-    let fits = source.text.chars().all(|c| u32::from(c) <= 0xFF);
-    if !fits {
-        eprintln!(
-            "{}: Latin-1 bytes mixed with characters beyond Latin-1: written as UTF-8",
-            source.name
-        );
-    }
-    fits
-}
-
-/// The bytes of `text`: UTF-8, or Latin-1 when `latin1` (every character fits, see
-/// [`writes_latin1`]).
+/// The bytes of `text`: UTF-8, or Latin-1 when the source was read as Latin-1. Every character
+/// then fits: the output's characters are the input's (one per byte) or ASCII.
 fn encode(text: &str, latin1: bool) -> Cow<'_, [u8]> {
     if !latin1 || text.is_ascii() {
         return Cow::Borrowed(text.as_bytes());
     }
-    // Every character fits: the output's characters are the input's, or ASCII.
-    Cow::Owned(text.chars().map(|c| u8::try_from(c).unwrap_or(b'?')).collect())
+    Cow::Owned(
+        text.chars()
+            .map(|c| u8::try_from(c).expect("a Latin-1 source has only Latin-1 characters"))
+            .collect(),
+    )
 }
 
 /// Whether the pieces fed so far are the start of the original text.
