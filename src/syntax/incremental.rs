@@ -26,9 +26,18 @@ pub trait TextSource {
     /// short of `end`, or go on to the next char boundary, but appends at least one char when
     /// `start < len()`.
     fn read_into(&self, start: usize, end: usize, out: &mut String);
+
+    /// The text of `start..end` (both char boundaries).
+    fn read(&self, start: usize, end: usize) -> String {
+        let mut out = String::with_capacity(end - start);
+        while start + out.len() < end {
+            self.read_into(start + out.len(), end, &mut out);
+        }
+        out
+    }
 }
 
-impl TextSource for str {
+impl TextSource for &str {
     fn len(&self) -> usize {
         str::len(self)
     }
@@ -108,6 +117,20 @@ pub fn reparse(old_lens: &[u32], new_text: &dyn TextSource, edit: Edit) -> Splic
     }
     window.text.truncate(pos);
     Splice { first, removed: old_lens.len() - first, inserted, text: window.text }
+}
+
+/// Parse the game that starts at `start` (a game boundary) exactly as a parse of the whole
+/// text would, and return it with its own text.
+pub fn parse_game_at(text: &dyn TextSource, start: usize) -> (Game, String) {
+    let mut window = Window { source: text, origin: start, text: String::new() };
+    loop {
+        window.grow(0);
+        let game = parse_game(&window.text);
+        if window.holds_line_after(game.len as usize) {
+            window.text.truncate(game.len as usize);
+            return (game, window.text);
+        }
+    }
 }
 
 /// The text from `origin` on, read as far as needed so far.
@@ -219,6 +242,20 @@ mod tests {
             check(THREE, THREE.len()..THREE.len(), "[Event \"d\"]\n1. b3 *", step);
             check(THREE, 0..THREE.len(), "", step);
             check("", 0..0, THREE, step);
+        }
+    }
+
+    #[test]
+    fn a_game_parsed_alone_matches_the_full_parse() {
+        let text = "1. e4 {unterminated\n2. Nf3 *\n[Event \"b\"]\n1. d4 d5 *\n";
+        for step in [1, 4, 1 << 20] {
+            let source = Stingy { text, step };
+            for (start, full) in parse_games(text) {
+                let (game, src) = parse_game_at(&source, start as usize);
+                assert_eq!(src, text[start as usize..(start + full.len) as usize]);
+                assert_eq!(game.tokens, full.tokens);
+                assert_eq!(game.diagnostics, full.diagnostics);
+            }
         }
     }
 
