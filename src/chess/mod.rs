@@ -2,11 +2,22 @@
 //! move-number, result and tag-value diagnostics (DESIGN §4). Positions are recomputed by
 //! replay on demand, never stored per move.
 
-use shakmaty::san::SanPlus;
+use shakmaty::Role;
+use shakmaty::san::{San, SanPlus};
 use shakmaty::variant::VariantPosition;
 use shakmaty::{Color, Move};
 
 use crate::syntax::{Diagnostic, Game};
+
+mod explain;
+mod notation;
+mod replay;
+mod result;
+mod start;
+mod tags;
+
+pub use explain::{color_name, role_name};
+pub use tags::SEVEN_TAG_ROSTER;
 
 /// The position type used everywhere: standard chess or a variant shakmaty knows.
 pub type Position = VariantPosition;
@@ -43,19 +54,86 @@ pub struct MoveVisit<'a> {
     pub fullmove: u32,
     /// The side making the move.
     pub turn: Color,
-    /// The position before the move; `None` once the line has gone wrong (the rest of a line
-    /// after an illegal move is not judged, but still numbered).
-    pub before: Option<&'a Position>,
+    /// The position before the move (see [`MoveVisit::before`]).
+    pub(crate) before: Option<&'a dyn ToVariant>,
     /// The move and its canonical SAN (with `+`/`#`) when it is legal.
     pub played: Option<(Move, SanPlus)>,
 }
 
-pub fn analyze(game: &Game, src: &str) -> Analysis {
-    let _ = (game, src);
-    Analysis { diagnostics: Vec::new(), main_line_plies: 0, outcome: Outcome::Unknown }
+/// A move written in SAN as this project exports it: shakmaty's SAN, except that pawn drops
+/// keep their `P` (`P@f6`, as lichess writes them; PGN itself has no drops).
+pub fn san_text(san: San) -> String {
+    match san {
+        San::Put { role: Role::Pawn, to } => format!("P@{to}"),
+        san => san.to_string(),
+    }
 }
 
-/// Replay the game, calling `visit` for every move node in text order, in every variation.
+/// [`san_text`] with the check or mate sign.
+pub fn san_plus_text(san: SanPlus) -> String {
+    let mut text = san_text(san.san);
+    if let Some(suffix) = san.suffix {
+        text.push(suffix.char());
+    }
+    text
+}
+
+impl MoveVisit<'_> {
+    /// The position before the move, built on request; `None` once the line has gone wrong
+    /// (the rest of a line after an illegal move is not judged, but still numbered).
+    pub fn before(&self) -> Option<Position> {
+        self.before.map(ToVariant::to_variant)
+    }
+}
+
+/// A position the replay runs on (`Chess` for standard games, `VariantPosition` for variants),
+/// turned into the public [`Position`] type when a visitor asks for it.
+pub(crate) trait ToVariant {
+    fn to_variant(&self) -> Position;
+}
+
+impl ToVariant for shakmaty::Chess {
+    fn to_variant(&self) -> Position {
+        VariantPosition::Chess(self.clone())
+    }
+}
+
+impl ToVariant for VariantPosition {
+    fn to_variant(&self) -> Position {
+        self.clone()
+    }
+}
+
+/// Replay from the start position with the fastest position type that knows its rules.
+fn run(replayer: &mut replay::Replayer<'_, '_>, start: Option<Position>) -> replay::Replayed {
+    match start {
+        Some(VariantPosition::Chess(chess)) => replayer.run(Some(chess)),
+        Some(variant) => replayer.run(Some(variant)),
+        None => replayer.run::<shakmaty::Chess>(None),
+    }
+}
+
+/// Analyse one game (`src` is the game's own text): tag values, start position, every move of
+/// every line, the result.
+pub fn analyze(game: &Game, src: &str) -> Analysis {
+    let mut diagnostics = Vec::new();
+    if game.tags.is_empty() && game.nodes.is_empty() {
+        return Analysis { diagnostics, main_line_plies: 0, outcome: Outcome::Unknown };
+    }
+    tags::check(game, src, &mut diagnostics);
+    let start = start::start_position(game, src, &mut diagnostics);
+    let mut ignore = |_: &MoveVisit<'_>| {};
+    let mut replayer = replay::Replayer::new(game, src, &mut ignore);
+    let replayed = run(&mut replayer, start);
+    diagnostics.append(&mut replayer.diagnostics);
+    result::check(game, src, replayed.outcome, replayed.main_line_plies, &mut diagnostics);
+    diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
+    Analysis { diagnostics, main_line_plies: replayed.main_line_plies, outcome: replayed.outcome }
+}
+
+/// Replay the game, calling `visit` for every `Move`/`NullMove` node in text order, in every
+/// variation.
 pub fn replay(game: &Game, src: &str, visit: &mut dyn FnMut(&MoveVisit<'_>)) {
-    let _ = (game, src, visit);
+    let start = start::start_position(game, src, &mut Vec::new());
+    run(&mut replay::Replayer::new(game, src, visit), start);
 }

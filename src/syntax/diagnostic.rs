@@ -84,6 +84,16 @@ codes! {
     NotUtf8 = "not-utf8", Warning, "The file is not valid UTF-8 and was read as Latin-1 (ISO 8859-1, §4.1).";
 }
 
+/// `text` as quoted in a message: whole when short, else its first 40 characters and `…`, so
+/// a 100 MB token never makes a 100 MB message.
+pub fn excerpt(text: &str) -> std::borrow::Cow<'_, str> {
+    const MAX: usize = 40;
+    match text.char_indices().nth(MAX) {
+        None => std::borrow::Cow::Borrowed(text),
+        Some((cut, _)) => std::borrow::Cow::Owned(format!("{}…", &text[..cut])),
+    }
+}
+
 /// A location related to a diagnostic (the Result tag for a marker mismatch, for example).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Related {
@@ -148,6 +158,13 @@ impl Diagnostic {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_text_is_shortened_in_messages() {
+        assert_eq!(excerpt("Nf3"), "Nf3");
+        let long = "x".repeat(10_000);
+        assert_eq!(excerpt(&long).chars().count(), 41);
+    }
 
     #[test]
     fn code_names_are_unique_kebab_case_and_round_trip() {

@@ -253,7 +253,7 @@ mod tests {
             for (start, full) in parse_games(text) {
                 let (game, src) = parse_game_at(&source, start as usize);
                 assert_eq!(src, text[start as usize..(start + full.len) as usize]);
-                assert_eq!(game.tokens, full.tokens);
+                assert_eq!((&game.tags, &game.nodes), (&full.tags, &full.nodes));
                 assert_eq!(game.diagnostics, full.diagnostics);
             }
         }

@@ -11,11 +11,17 @@ use logos::Logos;
 use crate::text::TextRange;
 
 /// The kinds of token. `#[repr(u8)]` keeps stored tokens small.
+///
+/// ASCII whitespace (space, tab, line breaks, vertical tab, form feed) is skipped inside the
+/// lexer: it is what lies between tokens, so tokens and the gaps between them still give back
+/// every byte.
 #[derive(Logos, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[logos(skip r"[ \t\r\n\x0B\x0C]+")]
 #[repr(u8)]
 pub enum TokenKind {
-    /// Spaces, tabs, line breaks, and the Unicode spaces real files contain (NBSP, BOM, ...).
-    #[regex(r"[ \t\r\n\x0B\x0C\u{A0}\u{FEFF}\u{2000}-\u{200B}\u{202F}\u{205F}\u{3000}]+")]
+    /// The Unicode spaces real files contain (NBSP, BOM, ...): whitespace too, but worth
+    /// seeing (the formatter writes plain spaces instead).
+    #[regex(r"[\u{A0}\u{FEFF}\u{2000}-\u{200B}\u{202F}\u{205F}\u{3000}]+")]
     Whitespace,
     #[token("[")]
     LBracket,
@@ -58,7 +64,7 @@ pub enum TokenKind {
     Result,
     /// A symbol (§7): SAN moves, tag names, integers; also figurines, `@` drops and dash
     /// look-alikes in castling (`O–O`), which the chess layer reads leniently.
-    #[regex(r"[A-Za-z0-9♔♕♖♗♘♙♚♛♜♝♞♟][A-Za-z0-9_+#=:\-@♔♕♖♗♘♙♚♛♜♝♞♟–—‐‑‒−]*")]
+    #[regex(r"[A-Za-z0-9@♔♕♖♗♘♙♚♛♜♝♞♟][A-Za-z0-9_+#=:\-@♔♕♖♗♘♙♚♛♜♝♞♟–—‐‑‒−]*")]
     Symbol,
     /// `--`, the null move of ChessBase and others.
     #[token("--")]
@@ -74,13 +80,8 @@ pub enum TokenKind {
     EnPassant,
     /// Anything else: one or more characters that fit no token.
     Unknown,
-}
-
-impl TokenKind {
-    /// Whitespace, comments and escape lines: tokens that carry no game data of their own.
-    pub fn is_trivia(self) -> bool {
-        matches!(self, TokenKind::Whitespace)
-    }
+    /// The end of the text (never produced by [`lex`]; the parser's sentinel).
+    Eof,
 }
 
 /// A token with its byte range in the lexed text.
@@ -180,10 +181,15 @@ fn lex_string(lex: &mut logos::Lexer<TokenKind>) {
     lex.bump(line_end);
 }
 
-/// A quote closes a string when what follows on the line is blank, or blank then `]`.
+/// A quote closes a string when what follows on the line is blank, or `]` after blanks, or
+/// another string after at least one blank (`[Round "1" "2"]`).
 fn closes_string(after: &[u8]) -> bool {
-    let rest = after.iter().position(|c| !matches!(c, b' ' | b'\t'));
-    rest.is_none_or(|k| after[k] == b']')
+    let blanks = after.iter().take_while(|c| matches!(c, b' ' | b'\t')).count();
+    match after.get(blanks) {
+        None | Some(b']') => true,
+        Some(b'"') => blanks > 0,
+        Some(_) => false,
+    }
 }
 
 /// The position of the last quote on the line that closes the string, if any.
@@ -191,12 +197,29 @@ fn last_closing_quote(line: &[u8]) -> Option<usize> {
     (0..line.len()).rev().find(|&k| line[k] == b'"' && closes_string(&line[k + 1..]))
 }
 
-/// Lex `text` into tokens covering it completely, in order.
+/// The tokens of `text`, in order; only ASCII whitespace lies between them.
 pub fn lex(text: &str) -> Lexer<'_> {
     Lexer { inner: TokenKind::lexer(text), pending: None }
 }
 
-/// Iterator over the tokens of a text; runs of bytes that fit no token merge into one
+/// The next raw token of a logos lexer: a byte that fits nothing is an `Unknown` token of its
+/// own, and the end of the text is `Eof`.
+#[inline]
+pub(crate) fn next_token(inner: &mut logos::Lexer<'_, TokenKind>) -> Token {
+    match inner.next() {
+        None => {
+            let end = inner.source().len() as u32;
+            Token { kind: TokenKind::Eof, range: TextRange::empty(end) }
+        }
+        Some(result) => {
+            let span = inner.span();
+            let kind = result.unwrap_or(TokenKind::Unknown);
+            Token { kind, range: TextRange::new(span.start as u32, span.end as u32) }
+        }
+    }
+}
+
+/// Iterator over the tokens of a text; runs of adjacent bytes that fit no token merge into one
 /// `Unknown` token.
 pub struct Lexer<'a> {
     inner: logos::Lexer<'a, TokenKind>,
@@ -206,34 +229,20 @@ pub struct Lexer<'a> {
 impl Iterator for Lexer<'_> {
     type Item = Token;
 
-    #[inline]
     fn next(&mut self) -> Option<Token> {
-        if let Some(t) = self.pending.take() {
-            return Some(t);
-        }
-        let mut unknown: Option<TextRange> = None;
-        loop {
-            let Some(result) = self.inner.next() else {
-                return unknown.map(|range| Token { kind: TokenKind::Unknown, range });
-            };
-            let span = self.inner.span();
-            let range = TextRange::new(span.start as u32, span.end as u32);
-            match result {
-                Ok(TokenKind::Unknown) | Err(()) => {
-                    unknown = Some(unknown.map_or(range, |u| u.cover(range)));
-                }
-                Ok(kind) => {
-                    let token = Token { kind, range };
-                    return Some(match unknown {
-                        Some(u) => {
-                            self.pending = Some(token);
-                            Token { kind: TokenKind::Unknown, range: u }
-                        }
-                        None => token,
-                    });
+        let mut token = self.pending.take().unwrap_or_else(|| next_token(&mut self.inner));
+        if token.kind == TokenKind::Unknown {
+            loop {
+                let next = next_token(&mut self.inner);
+                if next.kind == TokenKind::Unknown && next.range.start == token.range.end {
+                    token.range.end = next.range.end;
+                } else {
+                    self.pending = Some(next);
+                    break;
                 }
             }
         }
+        (token.kind != TokenKind::Eof).then_some(token)
     }
 }
 
@@ -253,18 +262,12 @@ mod tests {
             vec![
                 (MoveNumber, "1."),
                 (Symbol, "e4"),
-                (Whitespace, " "),
                 (Symbol, "e5"),
                 (Suffix, "!?"),
-                (Whitespace, " "),
                 (MoveNumber, "2."),
-                (Whitespace, " "),
                 (Symbol, "Nf3"),
-                (Whitespace, " "),
                 (Nag, "$1"),
-                (Whitespace, " "),
                 (Comment, "{c}"),
-                (Whitespace, " "),
                 (Result, "1-0"),
             ]
         );
@@ -295,12 +298,18 @@ mod tests {
     }
 
     #[test]
-    fn unknown_runs_merge_and_cover_everything() {
-        let text = "e4 &&& ~~ e5";
-        let toks: Vec<Token> = lex(text).collect();
-        assert!(kinds(text).contains(&(Unknown, "&&&")));
-        let joined: std::string::String = toks.iter().map(|t| &text[t.range]).collect();
-        assert_eq!(joined, text);
+    fn unknown_runs_merge_and_only_whitespace_lies_between_tokens() {
+        let text = "e4 &&& ~~\u{a0}e5";
+        assert_eq!(
+            kinds(text),
+            vec![
+                (Symbol, "e4"),
+                (Unknown, "&&&"),
+                (Unknown, "~~"),
+                (Whitespace, "\u{a0}"),
+                (Symbol, "e5")
+            ]
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@ mod lexer;
 mod parser;
 mod tree;
 
-pub use diagnostic::{Code, Diagnostic, Fix, Related, Severity};
+pub use diagnostic::{Code, Diagnostic, Fix, Related, Severity, excerpt};
 pub use incremental::{Edit, Splice, TextSource, parse_game_at, reparse};
 pub use lexer::{Lexer, Token, TokenKind, is_tag_line, lex};
 pub use parser::{parse_game, parse_games};

@@ -1,5 +1,6 @@
 //! The error-tolerant game parser. It reads one game from the start of a text and says where
-//! the game ends; it never fails and never loses a byte (every token is kept in `Game::tokens`).
+//! the game ends; it never fails and never loses a byte: every byte that is not whitespace lands
+//! in a tag pair, a tag-section note or a movetext node.
 //!
 //! Game boundaries (§8: a file is a sequence of games; real files bend every rule):
 //! - a line that starts a tag pair begins a new game once the current game has movetext;
@@ -10,8 +11,8 @@
 //!
 //! Games begin at the start of their first line when only blanks stand before it there.
 
-use super::diagnostic::{Code, Diagnostic};
-use super::lexer::{Lexer, Token, TokenKind, at_line_start, is_tag_line, lex};
+use super::diagnostic::{Code, Diagnostic, excerpt};
+use super::lexer::{Token, TokenKind, at_line_start, is_tag_line, next_token};
 use super::tree::{Game, Node, NodeKind, Tag, TagSectionNote};
 use crate::text::{TextEdit, TextRange};
 
@@ -44,8 +45,9 @@ struct OpenVariation {
 
 struct Parser<'a> {
     src: &'a str,
-    lexer: Lexer<'a>,
-    peeked: Option<Token>,
+    lexer: logos::Lexer<'a, TokenKind>,
+    /// The token under the cursor (`Eof` at the end).
+    tok: Token,
     game: Game,
     /// Where the last token that is not whitespace ends.
     last_significant_end: u32,
@@ -54,6 +56,9 @@ struct Parser<'a> {
     result_line_end: Option<u32>,
     after_result_reported: bool,
     open: Vec<OpenVariation>,
+    /// A termination marker met inside a variation: its node and its diagnostic. When the
+    /// game ends right after it, the variations were left open before the game's real result.
+    result_in_variation: Option<(usize, usize)>,
     /// Moves at the top level so far.
     top_moves: u32,
 }
@@ -66,39 +71,45 @@ enum Step {
 
 impl<'a> Parser<'a> {
     fn new(src: &'a str) -> Self {
+        let mut lexer = logos::Logos::lexer(src);
+        let tok = next_token(&mut lexer);
         Parser {
             src,
-            lexer: lex(src),
-            peeked: None,
-            game: Game::default(),
+            lexer,
+            tok,
+            game: Game {
+                // Most games have a few hundred nodes; avoid regrowing from nothing.
+                nodes: Vec::with_capacity((src.len() / 6).min(256)),
+                ..Game::default()
+            },
             last_significant_end: 0,
             in_movetext: false,
             result_line_end: None,
             after_result_reported: false,
             open: Vec::new(),
+            result_in_variation: None,
             top_moves: 0,
         }
     }
 
-    fn peek(&mut self) -> Option<Token> {
-        if self.peeked.is_none() {
-            self.peeked = self.lexer.next();
-        }
-        self.peeked
-    }
-
+    /// Consume the current token and return it.
+    #[inline]
     fn bump(&mut self) -> Token {
-        let t = self.peek().expect("bump after peek");
-        self.peeked = None;
-        self.game.tokens.push(t);
+        let t = self.tok;
         if t.kind != TokenKind::Whitespace {
             self.last_significant_end = t.range.end;
         }
+        self.tok = next_token(&mut self.lexer);
         t
     }
 
     fn text(&self, r: TextRange) -> &'a str {
         &self.src[r]
+    }
+
+    /// The text of `r` as quoted in a message.
+    fn quoted(&self, r: TextRange) -> std::borrow::Cow<'a, str> {
+        excerpt(&self.src[r])
     }
 
     fn error(&mut self, code: Code, range: TextRange, message: impl Into<String>) {
@@ -107,8 +118,10 @@ impl<'a> Parser<'a> {
 
     fn run(mut self) -> Game {
         let mut end = self.src.len() as u32;
-        while let Some(tok) = self.peek() {
+        loop {
+            let tok = self.tok;
             let step = match tok.kind {
+                TokenKind::Eof => break,
                 TokenKind::Whitespace => {
                     self.bump();
                     Step::Continue
@@ -204,7 +217,8 @@ impl<'a> Parser<'a> {
         let mut values: Vec<TextRange> = Vec::new();
         let mut extra: Option<TextRange> = None;
         let mut close: Option<TextRange> = None;
-        while let Some(t) = self.peek() {
+        loop {
+            let t = self.tok;
             let starts_line =
                 self.src[self.last_significant_end as usize..t.range.start as usize].contains('\n');
             match t.kind {
@@ -258,6 +272,7 @@ impl<'a> Parser<'a> {
         closed: bool,
     ) {
         let name = tag.name(self.src);
+        let shown = excerpt(name);
         if name.is_empty() {
             self.error(
                 Code::MalformedTag,
@@ -268,7 +283,7 @@ impl<'a> Parser<'a> {
             self.error(
                 Code::InvalidTagName,
                 tag.name,
-                format!("tag name \"{name}\" may contain only letters, digits and _"),
+                format!("tag name \"{shown}\" may contain only letters, digits and _"),
             );
         } else if let Some(first) = self.game.tags.iter().find(|t| t.name(self.src) == name) {
             let first = first.range;
@@ -276,21 +291,21 @@ impl<'a> Parser<'a> {
                 Diagnostic::new(
                     Code::DuplicateTag,
                     tag.range,
-                    format!("the tag {name} appears twice in this game"),
+                    format!("the tag {shown} appears twice in this game"),
                 )
-                .with_related(first, format!("first {name} tag")),
+                .with_related(first, format!("first {shown} tag")),
             );
         }
         match values {
             [] => self.error(
                 Code::MalformedTag,
                 tag.range,
-                format!("tag {name} has no value: write [{name} \"value\"]"),
+                format!("tag {shown} has no value: write [{shown} \"value\"]"),
             ),
             [_, second, ..] => self.error(
                 Code::MalformedTag,
                 TextRange::new(second.start, values.last().unwrap().end),
-                format!("tag {name} has more than one value"),
+                format!("tag {shown} has more than one value"),
             ),
             [value] => self.check_tag_string(*value),
         }
@@ -299,17 +314,18 @@ impl<'a> Parser<'a> {
             self.error(
                 Code::MalformedTag,
                 extra,
-                format!("unexpected \"{text}\" in tag pair {name}"),
+                format!("unexpected \"{text}\" in tag pair {shown}"),
             );
         }
-        if !closed && !values.is_empty() {
+        let string_open = values.first().is_some_and(|&v| !is_closed_string(self.text(v)));
+        if !closed && !values.is_empty() && !string_open {
             let at = TextRange::new(tag.range.start, tag.range.end);
             let fix = TextEdit::new(TextRange::empty(tag.range.end), "]");
             self.game.diagnostics.push(
                 Diagnostic::new(
                     Code::MalformedTag,
                     at,
-                    format!("tag pair {name} is missing its closing ]"),
+                    format!("tag pair {shown} is missing its closing ]"),
                 )
                 .with_fix("Add ]", vec![fix]),
             );
@@ -318,8 +334,7 @@ impl<'a> Parser<'a> {
 
     fn check_tag_string(&mut self, r: TextRange) {
         let raw = self.text(r);
-        let closed =
-            raw.len() >= 2 && raw.ends_with('"') && !ends_with_escape(&raw[..raw.len() - 1]);
+        let closed = is_closed_string(raw);
         let inner = &raw[1..if closed { raw.len() - 1 } else { raw.len() }];
         let mut stray_quote = false;
         let mut escaped = false;
@@ -386,7 +401,7 @@ impl<'a> Parser<'a> {
                 }
                 if !self.after_result_reported {
                     self.after_result_reported = true;
-                    let text = self.text(tok.range);
+                    let text = self.quoted(tok.range);
                     self.error(
                         Code::UnexpectedToken,
                         tok.range,
@@ -428,7 +443,7 @@ impl<'a> Parser<'a> {
                     self.error(
                         Code::NagOutOfRange,
                         t.range,
-                        format!("{text}: NAGs go from $0 to $255"),
+                        format!("{}: NAGs go from $0 to $255", excerpt(text)),
                     );
                 }
                 self.push_node(NodeKind::Nag, t.range);
@@ -468,6 +483,8 @@ impl<'a> Parser<'a> {
             },
             TokenKind::Result => {
                 if !self.open.is_empty() {
+                    self.result_in_variation =
+                        Some((self.game.nodes.len(), self.game.diagnostics.len()));
                     self.error(
                         Code::UnexpectedToken,
                         t.range,
@@ -503,10 +520,16 @@ impl<'a> Parser<'a> {
             }
             TokenKind::Reserved => self.unexpected(t, "\"<\" and \">\" are reserved (§7)"),
             TokenKind::Unknown => {
-                let msg = format!("unexpected \"{text}\"");
+                let mut t = t;
+                while self.tok.kind == TokenKind::Unknown && self.tok.range.start == t.range.end {
+                    t.range.end = self.bump().range.end;
+                }
+                let msg = format!("unexpected \"{}\"", self.quoted(t.range));
                 self.unexpected(t, &msg)
             }
-            TokenKind::Whitespace => unreachable!("whitespace is handled by the caller"),
+            TokenKind::Whitespace | TokenKind::Eof => {
+                unreachable!("whitespace and the end are handled by the caller")
+            }
         }
         Step::Continue
     }
@@ -527,47 +550,21 @@ impl<'a> Parser<'a> {
     /// the same line (`1. ... e5`, `1 . e4`).
     fn move_number(&mut self, first: Token) {
         let mut range = first.range;
-        match self.peek() {
-            Some(t) if t.kind == TokenKind::Dots => range = range.cover(self.bump().range),
-            Some(ws) if ws.kind == TokenKind::Whitespace => {
-                let same_line = !self.text(ws.range).contains(['\n', '\r']);
-                if same_line && self.src.as_bytes().get(ws.range.end as usize) == Some(&b'.') {
-                    self.bump();
-                    range = range.cover(self.bump().range);
-                }
-            }
-            _ => {}
+        if self.tok.kind == TokenKind::Dots
+            && !self.src[range.end as usize..self.tok.range.start as usize].contains(['\n', '\r'])
+        {
+            range = range.cover(self.bump().range);
         }
         self.push_node(NodeKind::MoveNumber, range);
     }
 
     fn finish(mut self, end: u32) -> Game {
-        // Cut a whitespace token that runs past the end (the next game's indentation).
-        if let Some(last) = self.game.tokens.last_mut()
-            && last.range.end > end
-        {
-            debug_assert_eq!(last.kind, TokenKind::Whitespace);
-            last.range.end = end;
-            if last.range.is_empty() {
-                self.game.tokens.pop();
-            }
-        }
         let content_end = self.last_significant_end.min(end);
-        while let Some(v) = self.open.pop() {
-            let open = self.game.nodes[v.node].range;
-            let fix = TextEdit::new(TextRange::empty(content_end), ")");
-            self.game.diagnostics.push(
-                Diagnostic::new(
-                    Code::UnclosedVariation,
-                    open,
-                    "variation without its closing \")\"",
-                )
-                .with_fix("Close the variation", vec![fix]),
-            );
-            self.push_node(NodeKind::VariationEnd, TextRange::empty(content_end));
-        }
+        self.close_open_variations(content_end);
         let has_content = self.in_movetext || !self.game.tags.is_empty();
-        if has_content && self.result_line_end.is_none() {
+        let comment_ate_rest =
+            self.game.diagnostics.iter().any(|d| d.code == Code::UnterminatedComment);
+        if has_content && self.result_line_end.is_none() && !comment_ate_rest {
             let marker = self
                 .game
                 .tag("Result", self.src)
@@ -598,6 +595,50 @@ impl<'a> Parser<'a> {
         self.game
     }
 
+    /// Close the variations left open at the game's end. When the game's last node is a
+    /// termination marker inside them, the marker is the game's result and the variations end
+    /// before it; otherwise they end after the last token.
+    fn close_open_variations(&mut self, content_end: u32) {
+        if self.open.is_empty() {
+            return;
+        }
+        let trailing_result = self.result_in_variation.filter(|&(node, _)| {
+            self.game.nodes[node + 1..].iter().all(|n| {
+                matches!(n.kind, NodeKind::Comment | NodeKind::LineComment | NodeKind::Escape)
+            })
+        });
+        let close_at = match trailing_result {
+            Some((node, diagnostic)) => {
+                self.game.diagnostics.remove(diagnostic);
+                self.result_line_end = Some(content_end);
+                self.game.nodes[node].range.start
+            }
+            None => content_end,
+        };
+        let insert_at = trailing_result.map_or(self.game.nodes.len(), |(node, _)| node);
+        // One diagnostic for all of them, at the outermost, however deep the nesting.
+        let count = self.open.len();
+        let outermost = self.game.nodes[self.open[0].node].range;
+        let mut closing = ")".repeat(count);
+        if trailing_result.is_some() {
+            closing.push(' ');
+        }
+        let message = match count {
+            1 => "variation without its closing \")\"".to_owned(),
+            n => format!("{n} variations without their closing \")\""),
+        };
+        let fix = TextEdit::new(TextRange::empty(close_at), closing);
+        self.game.diagnostics.push(
+            Diagnostic::new(Code::UnclosedVariation, outermost, message).with_fix(
+                if count == 1 { "Close the variation" } else { "Close the variations" },
+                vec![fix],
+            ),
+        );
+        let end = Node { kind: NodeKind::VariationEnd, range: TextRange::empty(close_at) };
+        self.game.nodes.splice(insert_at..insert_at, std::iter::repeat_n(end, count));
+        self.open.clear();
+    }
+
     fn check_line_lengths(&mut self, end: u32) {
         let text = &self.src[..end as usize];
         let mut line_start = 0usize;
@@ -619,6 +660,10 @@ impl<'a> Parser<'a> {
             line_start = line_end + 1;
         }
     }
+}
+
+fn is_closed_string(raw: &str) -> bool {
+    raw.len() >= 2 && raw.ends_with('"') && !ends_with_escape(&raw[..raw.len() - 1])
 }
 
 fn ends_with_escape(s: &str) -> bool {

@@ -1,12 +1,13 @@
-//! The tree of one game: its tokens (all of them, so the game prints back byte for byte), its
-//! tag pairs, and its movetext as a flat list of nodes in which variations are bracketed by
-//! `VariationStart`/`VariationEnd` nodes that always pair up. Every range is relative to the
-//! game's start; a game never stores where it is in the file.
+//! The tree of one game: its tag pairs, the comments between them, and its movetext as a flat
+//! list of nodes in which variations are bracketed by `VariationStart`/`VariationEnd` nodes that
+//! always pair up. Every byte of the game that is not whitespace lies in exactly one of these
+//! elements, so the elements and the whitespace between them print the game back byte for byte
+//! (the tokens themselves are not kept: `syntax::lex` gives them again on demand). Every range is
+//! relative to the game's start; a game never stores where it is in the file.
 
 use std::borrow::Cow;
 
 use super::diagnostic::Diagnostic;
-use super::lexer::Token;
 use crate::text::TextRange;
 
 /// One tag pair `[Name "value"]` (§8.1), possibly malformed.
@@ -136,7 +137,6 @@ pub struct TagSectionNote {
 pub struct Game {
     /// The game's length in bytes; the next game starts right after.
     pub len: u32,
-    pub tokens: Vec<Token>,
     pub tags: Vec<Tag>,
     pub tag_notes: Vec<TagSectionNote>,
     pub nodes: Vec<Node>,
@@ -151,6 +151,20 @@ impl Game {
 
     pub fn tag_value<'a>(&self, name: &str, src: &'a str) -> Option<Cow<'a, str>> {
         self.tag(name, src).map(|t| t.value(src))
+    }
+
+    /// The ranges of every element (tag pairs, tag-section notes, movetext nodes) in text
+    /// order; what lies between them is whitespace.
+    pub fn element_ranges(&self) -> Vec<TextRange> {
+        let mut ranges: Vec<TextRange> = self
+            .tags
+            .iter()
+            .map(|t| t.range)
+            .chain(self.tag_notes.iter().map(|n| n.range))
+            .chain(self.nodes.iter().map(|n| n.range).filter(|r| !r.is_empty()))
+            .collect();
+        ranges.sort_by_key(|r| (r.start, r.end));
+        ranges
     }
 
     /// The termination marker at the top level of the movetext, if any.

@@ -1,0 +1,206 @@
+//! Why a move is illegal or ambiguous, in the words a chess player uses ("Nf3: no knight can
+//! reach f3", "Rd1 is ambiguous: the rooks on a1 and f1 can both move there").
+
+use shakmaty::san::San;
+use shakmaty::{Bitboard, CastlingSide, Color, Move, Position, Role, Square, attacks};
+
+pub fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+pub fn role_name(r: Role) -> &'static str {
+    match r {
+        Role::Pawn => "pawn",
+        Role::Knight => "knight",
+        Role::Bishop => "bishop",
+        Role::Rook => "rook",
+        Role::Queen => "queen",
+        Role::King => "king",
+    }
+}
+
+fn plural(r: Role) -> String {
+    format!("{}s", role_name(r))
+}
+
+fn side_name(side: CastlingSide) -> &'static str {
+    match side {
+        CastlingSide::KingSide => "kingside",
+        CastlingSide::QueenSide => "queenside",
+    }
+}
+
+/// Names of squares: "a1 and f1", "a1, c1 and f1".
+fn list_squares(squares: impl Iterator<Item = Square>) -> String {
+    let names: Vec<String> = squares.map(|s| s.to_string()).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        Some((last, _)) => last.clone(),
+        None => String::new(),
+    }
+}
+
+/// "Rd1 is ambiguous: the rooks on a1 and f1 can both move there".
+pub fn ambiguous(text: &str, san: San, pos: &impl Position) -> String {
+    let San::Normal { role, file, rank, capture, to, promotion } = san else {
+        return format!("{text} is ambiguous");
+    };
+    let froms = pos.san_candidates(role, to).into_iter().filter_map(|m| match m {
+        Move::Normal { from, capture: c, promotion: p, .. }
+            if file.is_none_or(|f| f == from.file())
+                && rank.is_none_or(|r| r == from.rank())
+                && capture == c.is_some()
+                && promotion == p =>
+        {
+            Some(from)
+        }
+        _ => None,
+    });
+    let froms: Vec<Square> = froms.collect();
+    let both = if froms.len() == 2 { "both " } else { "all " };
+    format!(
+        "{text} is ambiguous: the {} on {} can {both}move there",
+        plural(role),
+        list_squares(froms.into_iter())
+    )
+}
+
+/// Why `san` (written `text`) matches no legal move in `pos`.
+pub fn illegal(text: &str, san: San, pos: &impl Position) -> String {
+    let us = pos.turn();
+    let reason = match san {
+        San::Normal { role, file, rank, capture, to, promotion } => {
+            normal_reason(pos, role, file, rank, capture, to, promotion)
+        }
+        San::Castle(side) => castle_reason(pos, side),
+        San::Put { role, to } => {
+            if pos.board().occupied().contains(to) {
+                format!("{to} is occupied")
+            } else if pos.pockets().is_none() {
+                "pieces can be dropped only in crazyhouse".to_owned()
+            } else if pos.pockets().is_some_and(|p| p[us][role] == 0) {
+                format!("{} has no {} in hand to drop", color_name(us), role_name(role))
+            } else {
+                format!("{} cannot drop a {} on {to}", color_name(us), role_name(role))
+            }
+        }
+        San::Null => "a null move is not a move".to_owned(),
+    };
+    format!("{text}: {reason}")
+}
+
+fn normal_reason(
+    pos: &impl Position,
+    role: Role,
+    file: Option<shakmaty::File>,
+    rank: Option<shakmaty::Rank>,
+    capture: bool,
+    to: Square,
+    promotion: Option<Role>,
+) -> String {
+    let us = pos.turn();
+    let board = pos.board();
+    let ours = pos.our(role);
+    let piece = role_name(role);
+    if ours.is_empty() {
+        return format!("{} has no {piece}", color_name(us));
+    }
+    if pos.us().contains(to) {
+        let own = board.role_at(to).map_or("piece", role_name);
+        return format!("{to} is occupied by {}'s own {own}", color_name(us));
+    }
+    let restricted: Bitboard = ours
+        .into_iter()
+        .filter(|s| file.is_none_or(|f| f == s.file()) && rank.is_none_or(|r| r == s.rank()))
+        .collect();
+    let where_ = match (file, rank) {
+        (Some(f), Some(r)) => format!(" from {}", Square::from_coords(f, r)),
+        (Some(f), None) => format!(" on the {}-file", f.char()),
+        (None, Some(r)) => format!(" on rank {}", r.char()),
+        (None, None) => String::new(),
+    };
+    if restricted.is_empty() {
+        return format!("{} has no {piece}{where_}", color_name(us));
+    }
+    let occupied = board.occupied();
+    let reachers: Bitboard =
+        restricted.into_iter().filter(|&from| reaches(pos, role, from, to, occupied)).collect();
+    if reachers.is_empty() {
+        return if role == Role::Pawn {
+            format!("no {} pawn{where_} can move to {to}", color_name(us).to_lowercase())
+        } else {
+            format!("no {piece}{where_} can reach {to}")
+        };
+    }
+    let last_rank = to.rank() == shakmaty::Rank::Eighth || to.rank() == shakmaty::Rank::First;
+    if role == Role::Pawn && last_rank && promotion.is_none() {
+        return format!("a pawn reaching {to} must promote: write {to}=Q (or =R, =B, =N)");
+    }
+    if promotion.is_some() && (role != Role::Pawn || !last_rank) {
+        return "only a pawn reaching the last rank promotes".to_owned();
+    }
+    let target_enemy = pos.them().contains(to) || pos.maybe_ep_square() == Some(to);
+    if capture && !target_enemy {
+        return format!("there is nothing to capture on {to}");
+    }
+    if !capture && pos.them().contains(to) && role != Role::Pawn {
+        return format!(
+            "{to} holds a {} to capture: write x",
+            board.role_at(to).map_or("piece", role_name)
+        );
+    }
+    if pos.is_check() {
+        return format!("it does not get the {} king out of check", color_name(us).to_lowercase());
+    }
+    format!("illegal, the {} king would be in check", color_name(us).to_lowercase())
+}
+
+/// Whether a `role` on `from` could move to `to` ignoring checks (pawns: pushes and captures).
+fn reaches(pos: &impl Position, role: Role, from: Square, to: Square, occupied: Bitboard) -> bool {
+    if role != Role::Pawn {
+        return attacks::attacks(from, shakmaty::Piece { color: pos.turn(), role }, occupied)
+            .contains(to);
+    }
+    let us = pos.turn();
+    if attacks::pawn_attacks(us, from).contains(to) {
+        return pos.them().contains(to) || pos.maybe_ep_square() == Some(to);
+    }
+    let forward: i32 = if us == Color::White { 1 } else { -1 };
+    let (ff, fr) = (from.file() as i32, from.rank() as i32);
+    let (tf, tr) = (to.file() as i32, to.rank() as i32);
+    if ff != tf || occupied.contains(to) {
+        return false;
+    }
+    let start_rank = if us == Color::White { 1 } else { 6 };
+    let between = Square::from_coords(from.file(), shakmaty::Rank::new((fr + forward) as u32));
+    tr == fr + forward
+        || (fr == start_rank && tr == fr + 2 * forward && !occupied.contains(between))
+}
+
+fn castle_reason(pos: &impl Position, side: CastlingSide) -> String {
+    let us = pos.turn();
+    let castles = pos.castles();
+    let who = color_name(us);
+    if !castles.has(us, side) {
+        let king_home = pos.our(Role::King).into_iter().all(|k| k.rank() == us.backrank());
+        let why = if !king_home || pos.our(Role::King).is_empty() {
+            "the king has moved"
+        } else {
+            "the king or that rook has moved"
+        };
+        return format!("{who} can no longer castle {} ({why})", side_name(side));
+    }
+    if pos.is_check() {
+        return format!("{who} cannot castle out of check");
+    }
+    if !(castles.path(us, side) & pos.board().occupied()).is_empty() {
+        return format!("{who} cannot castle {}: pieces stand in the way", side_name(side));
+    }
+    format!(
+        "{who} cannot castle {}: the king would pass through or land on an attacked square",
+        side_name(side)
+    )
+}

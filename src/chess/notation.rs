@@ -1,0 +1,255 @@
+//! Reading a move as written. Standard SAN (§8.2.3) is read by shakmaty; the import-format
+//! forms real files contain (§8.2.3.7 asks import to be lenient) are mapped to SAN first, and
+//! the way each was written is remembered so the replay can report it as `non-canonical-san`.
+
+use shakmaty::Square;
+use shakmaty::san::{San, SanPlus, Suffix};
+
+/// A non-standard way of writing a move that is still understood.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Leniency {
+    Figurine,
+    ZeroCastling,
+    DashLookalike,
+    LongAlgebraic,
+    LowercasePiece,
+    PromotionWithoutEquals,
+    DoublePlusMate,
+    ColonCapture,
+    /// `Bc4` for `Bxc4`, `ed5` for `exd5`, or `x` on a move that captures nothing.
+    CaptureMark,
+}
+
+impl Leniency {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Leniency::Figurine => "figurine notation",
+            Leniency::ZeroCastling => "castling is written with the letter O",
+            Leniency::DashLookalike => "a dash look-alike character",
+            Leniency::LongAlgebraic => "long algebraic notation",
+            Leniency::LowercasePiece => "piece letters are uppercase",
+            Leniency::PromotionWithoutEquals => {
+                "promotion is written with = and an uppercase piece"
+            }
+            Leniency::DoublePlusMate => "mate is written #, not ++",
+            Leniency::ColonCapture => "captures are written with x",
+            Leniency::CaptureMark => "captures, and only captures, are marked with x",
+        }
+    }
+}
+
+/// A move as written, read into SAN.
+#[derive(Clone, Debug)]
+pub struct Written {
+    pub san: San,
+    pub suffix: Option<Suffix>,
+    /// How the text departs from SAN, when it does in a way the reader fixed up.
+    pub leniency: Option<Leniency>,
+    /// For a lowercase `b...`: the reading as a bishop move, tried when the pawn move is not
+    /// legal (a lone `b` is a pawn first, as pgn-extract reads it).
+    pub bishop_alternative: Option<San>,
+}
+
+/// Read the text of a `Move` node. `None` when it is no move in any accepted notation.
+pub fn read(text: &str) -> Option<Written> {
+    let (sp, leniency) = match SanPlus::from_ascii(text.as_bytes()) {
+        Ok(sp) if is_long_algebraic(text.as_bytes()) => (sp, Some(Leniency::LongAlgebraic)),
+        Ok(sp) if text.contains(['q', 'r', 'n']) || text.contains("=b") => {
+            (sp, Some(Leniency::PromotionWithoutEquals))
+        }
+        Ok(sp) => (sp, None),
+        Err(_) => {
+            let (normalized, leniency) = normalize(text)?;
+            (SanPlus::from_ascii(normalized.as_bytes()).ok()?, Some(leniency))
+        }
+    };
+    let bishop_alternative =
+        text.strip_prefix('b').filter(|rest| !rest.is_empty()).and_then(bishop_reading);
+    Some(Written { san: sp.san, suffix: sp.suffix, leniency, bishop_alternative })
+}
+
+/// `bxc3` read with `b` as a bishop: `rest` is the text after the `b`.
+fn bishop_reading(rest: &str) -> Option<San> {
+    let upper = format!("B{rest}");
+    let text = normalize(&upper).map_or(upper, |(n, _)| n);
+    SanPlus::from_ascii(text.as_bytes()).ok().map(|sp| sp.san)
+}
+
+const DASH_LOOKALIKES: [char; 7] = ['–', '—', '‐', '‑', '‒', '−', '➖'];
+
+fn figurine(c: char) -> Option<char> {
+    Some(match c {
+        '♔' | '♚' => 'K',
+        '♕' | '♛' => 'Q',
+        '♖' | '♜' => 'R',
+        '♗' | '♝' => 'B',
+        '♘' | '♞' => 'N',
+        '♙' | '♟' => 'P',
+        _ => return None,
+    })
+}
+
+/// Map an import-format move to SAN text, saying which liberty it took (the first one found).
+fn normalize(text: &str) -> Option<(String, Leniency)> {
+    let mut leniency = None;
+    let mut note = |l: Leniency| {
+        leniency.get_or_insert(l);
+    };
+    let mut s = String::with_capacity(text.len() + 2);
+    for c in text.chars() {
+        if let Some(f) = figurine(c) {
+            note(Leniency::Figurine);
+            if f != 'P' {
+                s.push(f);
+            }
+        } else if DASH_LOOKALIKES.contains(&c) {
+            note(Leniency::DashLookalike);
+            s.push('-');
+        } else if c.is_ascii() {
+            s.push(c);
+        } else {
+            return None;
+        }
+    }
+    if let Some(stripped) = s.strip_suffix("++") {
+        note(Leniency::DoublePlusMate);
+        s = format!("{stripped}#");
+    }
+    let (body, suffix) = split_suffix(&s);
+    let (body, suffix) = (body.to_owned(), suffix.to_owned());
+
+    let castle = body.replace(['0', 'o'], "O");
+    if matches!(castle.as_str(), "O-O" | "O-O-O") {
+        if castle != body {
+            note(Leniency::ZeroCastling);
+        }
+        return Some((format!("{castle}{suffix}"), leniency.unwrap_or(Leniency::ZeroCastling)));
+    }
+
+    let mut b: Vec<u8> = body.into_bytes();
+    // A lowercase piece letter (`nf3`, `qxd5`); `b` stays a pawn file here.
+    if let Some(&first) = b.first()
+        && matches!(first, b'n' | b'r' | b'q' | b'k')
+        && b.len() >= 3
+    {
+        note(Leniency::LowercasePiece);
+        b[0] = first.to_ascii_uppercase();
+    }
+    // Long algebraic: a piece letter perhaps, a square, `-`/`x`/`:`, a square.
+    let start = usize::from(b.first().is_some_and(|c| b"KQRBNP".contains(c)));
+    if b.len() >= start + 5
+        && is_square(&b[start..start + 2])
+        && is_square(&b[start + 3..start + 5])
+    {
+        match b[start + 2] {
+            b'-' => {
+                note(Leniency::LongAlgebraic);
+                b.remove(start + 2);
+            }
+            b':' => {
+                note(Leniency::ColonCapture);
+                b[start + 2] = b'x';
+            }
+            _ => {}
+        }
+    } else if let Some(i) = b.iter().position(|&c| c == b':') {
+        note(Leniency::ColonCapture);
+        b[i] = b'x';
+    }
+    if is_long_algebraic(&b) {
+        note(Leniency::LongAlgebraic);
+    }
+    // Promotion without `=` or with a lowercase piece: `a8Q`, `e7e8q`, `a8=q`.
+    let n = b.len();
+    if n >= 3 && matches!(b[n - 1].to_ascii_uppercase(), b'Q' | b'R' | b'B' | b'N' | b'K') {
+        let last = b[n - 1];
+        if b[n - 2] == b'=' && last.is_ascii_lowercase() {
+            note(Leniency::PromotionWithoutEquals);
+            b[n - 1] = last.to_ascii_uppercase();
+        } else if matches!(b[n - 2], b'1' | b'8') && b[n - 3].is_ascii_lowercase() {
+            note(Leniency::PromotionWithoutEquals);
+            b[n - 1] = last.to_ascii_uppercase();
+            b.insert(n - 1, b'=');
+        }
+    }
+    let body = String::from_utf8(b).ok()?;
+    Some((format!("{body}{suffix}"), leniency?))
+}
+
+fn split_suffix(s: &str) -> (&str, &str) {
+    let body = s.trim_end_matches(['+', '#']);
+    (body, &s[body.len()..])
+}
+
+/// A from-square then a to-square (`e2e4`, `Ng1f3`, `e7e8=Q`), after perhaps a piece letter.
+fn is_long_algebraic(b: &[u8]) -> bool {
+    let start = usize::from(b.first().is_some_and(|c| b"KQRBNP".contains(c)));
+    b.len() >= start + 4
+        && is_square(&b[start..start + 2])
+        && (is_square(&b[start + 2..start + 4])
+            || b.len() >= start + 5
+                && b"x-:".contains(&b[start + 2])
+                && is_square(&b[start + 3..start + 5]))
+}
+
+fn is_square(b: &[u8]) -> bool {
+    Square::from_ascii(b).is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::Role;
+
+    fn lenient(text: &str) -> (String, Option<Leniency>) {
+        let w = read(text).unwrap_or_else(|| panic!("{text} unread"));
+        let sp = SanPlus { san: w.san, suffix: w.suffix };
+        (sp.to_string(), w.leniency)
+    }
+
+    #[test]
+    fn standard_san_is_read_as_is() {
+        assert_eq!(lenient("Nf3"), ("Nf3".into(), None));
+        assert_eq!(lenient("exd8=Q#"), ("exd8=Q#".into(), None));
+        assert_eq!(lenient("O-O-O+"), ("O-O-O+".into(), None));
+    }
+
+    #[test]
+    fn import_forms_are_mapped_to_san() {
+        use Leniency::*;
+        let cases = [
+            ("♘f3", "Nf3", Figurine),
+            ("0-0", "O-O", ZeroCastling),
+            ("0-0-0+", "O-O-O+", ZeroCastling),
+            ("O–O", "O-O", DashLookalike),
+            ("e2-e4", "e2e4", LongAlgebraic),
+            ("Ng1-f3", "Ng1f3", LongAlgebraic),
+            ("e2e4", "e2e4", LongAlgebraic),
+            ("e2xd3", "e2xd3", LongAlgebraic),
+            ("Ng1f3", "Ng1f3", LongAlgebraic),
+            ("nf3", "Nf3", LowercasePiece),
+            ("a8Q", "a8=Q", PromotionWithoutEquals),
+            ("e7e8q", "e7e8=Q", LongAlgebraic),
+            ("a8=q", "a8=Q", PromotionWithoutEquals),
+            ("Qh4++", "Qh4#", DoublePlusMate),
+            ("e4:d5", "e4xd5", ColonCapture),
+        ];
+        for (text, san, why) in cases {
+            assert_eq!(lenient(text), (san.to_owned(), Some(why)), "{text}");
+        }
+    }
+
+    #[test]
+    fn non_moves_are_not_read() {
+        for text in ["Xy4", "hello", "N", "♘", "e9", "Nf3=X"] {
+            assert!(read(text).is_none(), "{text}");
+        }
+    }
+
+    #[test]
+    fn lowercase_b_is_a_pawn_with_a_bishop_alternative() {
+        let w = read("bxc3").unwrap();
+        assert!(matches!(w.san, San::Normal { role: Role::Pawn, .. }));
+        assert!(matches!(w.bishop_alternative, Some(San::Normal { role: Role::Bishop, .. })));
+    }
+}

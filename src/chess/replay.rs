@@ -1,0 +1,433 @@
+//! The replay walker: plays every move of the main line and of every variation (from the
+//! position before the move it replaces, §8.2.5), judging each move once. After an illegal move
+//! the rest of its line is not judged (one diagnostic, not a cascade), but still numbered.
+
+use shakmaty::san::{San, SanError, SanPlus, Suffix};
+use shakmaty::{Color, Move, Position as _, Role};
+
+use super::notation::{self, Leniency, Written};
+use super::{MoveVisit, Outcome, ToVariant, explain};
+use crate::syntax::{Code, Diagnostic, Game, NodeKind, excerpt};
+use crate::text::{TextEdit, TextRange};
+
+/// What the replay needs of a position type.
+pub trait Rules: shakmaty::Position + Clone + ToVariant {
+    /// The same position with the other side to move (a null move); `None` when the side to
+    /// move is in check.
+    fn pass(self) -> Option<Self>;
+}
+
+impl Rules for shakmaty::Chess {
+    fn pass(self) -> Option<Self> {
+        self.swap_turn().ok()
+    }
+}
+
+impl Rules for shakmaty::variant::VariantPosition {
+    fn pass(self) -> Option<Self> {
+        if self.is_check() {
+            return None;
+        }
+        let variant = self.variant();
+        let mode = self.castles().mode();
+        let mut setup = self.to_setup(shakmaty::EnPassantMode::Legal);
+        setup.turn = !setup.turn;
+        setup.ep_square = None;
+        Self::from_setup(variant, setup, mode).ok()
+    }
+}
+
+/// One line of play: the main line or a variation. Positions are boxed so that a line waiting
+/// for its variations to end costs a few words, whatever the nesting depth.
+struct Line<P> {
+    /// The position after the last move; `None` once the line has gone wrong.
+    pos: Option<Box<P>>,
+    /// The position before the last move: where a variation replacing it starts.
+    before_last: Option<Box<P>>,
+    /// Number and side of the next move.
+    fullmove: u32,
+    turn: Color,
+    /// Number and side of the last move.
+    last: Option<(u32, Color)>,
+    /// A move number indication waiting for its move.
+    pending_number: Option<usize>,
+}
+
+impl<P> Line<P> {
+    fn start(pos: Option<Box<P>>, fullmove: u32, turn: Color) -> Self {
+        Line { pos, before_last: None, fullmove, turn, last: None, pending_number: None }
+    }
+
+    fn advance(&mut self) {
+        self.last = Some((self.fullmove, self.turn));
+        if self.turn == Color::Black {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
+        self.turn = !self.turn;
+    }
+}
+
+/// What a replay found.
+pub struct Replayed {
+    pub main_line_plies: u32,
+    pub outcome: Outcome,
+}
+
+pub struct Replayer<'a, 'v> {
+    game: &'a Game,
+    src: &'a str,
+    pub diagnostics: Vec<Diagnostic>,
+    visit: &'v mut dyn FnMut(&MoveVisit<'_>),
+    canonical: Vec<u8>,
+}
+
+impl<'a, 'v> Replayer<'a, 'v> {
+    pub fn new(game: &'a Game, src: &'a str, visit: &'v mut dyn FnMut(&MoveVisit<'_>)) -> Self {
+        Replayer { game, src, diagnostics: Vec::new(), visit, canonical: Vec::with_capacity(16) }
+    }
+
+    /// Replay from `start` (`None`: the game cannot be replayed; moves are still visited and
+    /// numbered from 1). Generic so that standard games run on `shakmaty::Chess` directly,
+    /// without the cost of the variant dispatch.
+    pub fn run<P: Rules>(&mut self, start: Option<P>) -> Replayed {
+        let (fullmove, turn) =
+            start.as_ref().map_or((1, Color::White), |p| (p.fullmoves().get(), p.turn()));
+        let judged = start.is_some();
+        let mut line = Line::start(start.map(Box::new), fullmove, turn);
+        let mut parents: Vec<Line<P>> = Vec::new();
+        let mut main_line_plies = 0u32;
+        let mut main_ended: Option<Outcome> = None;
+
+        for (i, node) in self.game.nodes.iter().enumerate() {
+            match node.kind {
+                NodeKind::MoveNumber => line.pending_number = Some(i),
+                NodeKind::Move | NodeKind::NullMove => {
+                    let depth = parents.len() as u32;
+                    let played = self.on_move(i, depth, &mut line);
+                    if depth == 0 && played && main_ended.is_none() {
+                        main_line_plies += 1;
+                    }
+                }
+                NodeKind::VariationStart => {
+                    let (fullmove, turn) = line.last.unwrap_or((line.fullmove, line.turn));
+                    let from = if line.last.is_some() { line.before_last.clone() } else { None };
+                    let child = Line::start(from, fullmove, turn);
+                    parents.push(std::mem::replace(&mut line, child));
+                }
+                NodeKind::VariationEnd => {
+                    if let Some(parent) = parents.pop() {
+                        line = parent;
+                    }
+                }
+                NodeKind::Result => {
+                    if parents.is_empty() && main_ended.is_none() {
+                        main_ended = Some(outcome_of(line.pos.as_deref(), judged));
+                    }
+                    line.pos = None;
+                }
+                _ => {}
+            }
+        }
+        let outcome = main_ended.unwrap_or_else(|| outcome_of(line.pos.as_deref(), judged));
+        Replayed { main_line_plies, outcome }
+    }
+
+    /// Judge and play one move; returns whether it was played.
+    fn on_move<P: Rules>(&mut self, i: usize, depth: u32, line: &mut Line<P>) -> bool {
+        let node = self.game.nodes[i];
+        let text = &self.src[node.range];
+        let number = line.pending_number.take();
+        if line.pos.is_none() {
+            self.visit_unjudged(i, depth, line);
+            return false;
+        }
+        if let Some(n) = number {
+            self.check_move_number(n, line);
+        }
+        if node.kind == NodeKind::NullMove {
+            return self.on_null_move(i, depth, line);
+        }
+        let pos: &P = line.pos.as_deref().expect("checked above");
+        let Some(written) = notation::read(text) else {
+            self.push(Diagnostic::new(
+                Code::InvalidSan,
+                node.range,
+                format!("\"{}\" is not a move in any notation this reader knows", excerpt(text)),
+            ));
+            return self.break_line(i, depth, line);
+        };
+        let (m, how) = match resolve(&written, pos) {
+            Ok(found) => found,
+            Err(SanError::AmbiguousSan) => {
+                let message = explain::ambiguous(text, written.san, pos);
+                self.push(Diagnostic::new(Code::AmbiguousMove, node.range, message));
+                return self.break_line(i, depth, line);
+            }
+            Err(SanError::IllegalSan) => {
+                let message = explain::illegal(text, written.san, pos);
+                self.push(Diagnostic::new(Code::IllegalMove, node.range, message));
+                return self.break_line(i, depth, line);
+            }
+        };
+        let canonical_san = if how.is_none() && is_minimal(written.san) {
+            written.san
+        } else {
+            San::from_move(pos, m)
+        };
+        // The position before the move is kept for a variation that may replace it; the line's
+        // own position is played in place (positions are copied once per move, not moved about).
+        match &mut line.before_last {
+            Some(before) => (**before).clone_from(pos),
+            slot => *slot = Some(Box::new(pos.clone())),
+        }
+        let after = line.pos.as_mut().expect("checked above");
+        after.play_unchecked(m);
+        let suffix = if after.is_check() {
+            Some(if after.is_checkmate() { Suffix::Checkmate } else { Suffix::Check })
+        } else {
+            None
+        };
+        let canonical = SanPlus { san: canonical_san, suffix };
+        self.judge_notation(node.range, text, &written, how, canonical);
+        (self.visit)(&MoveVisit {
+            node: i,
+            depth,
+            fullmove: line.fullmove,
+            turn: line.turn,
+            before: line.before_last.as_deref().map(|p| p as &dyn ToVariant),
+            played: Some((m, canonical)),
+        });
+        line.advance();
+        true
+    }
+
+    fn on_null_move<P: Rules>(&mut self, i: usize, depth: u32, line: &mut Line<P>) -> bool {
+        let range = self.game.nodes[i].range;
+        if depth == 0 {
+            let text = &self.src[range];
+            self.push(Diagnostic::new(
+                Code::NullMove,
+                range,
+                format!("{text} is a null move: the side to move passes, which no rule allows"),
+            ));
+        }
+        let pos = line.pos.take().expect("judged lines have a position");
+        (self.visit)(&MoveVisit {
+            node: i,
+            depth,
+            fullmove: line.fullmove,
+            turn: line.turn,
+            before: Some(&*pos as &dyn ToVariant),
+            played: None,
+        });
+        line.before_last = Some(pos.clone());
+        // A side in check cannot pass: the line cannot go on.
+        line.pos = (*pos).pass().map(Box::new);
+        line.advance();
+        line.pos.is_some()
+    }
+
+    /// The move at node `i` went wrong: its line is judged no further, but a variation that
+    /// replaces it starts from the position before it.
+    fn break_line<P: ToVariant>(&mut self, i: usize, depth: u32, line: &mut Line<P>) -> bool {
+        line.before_last = line.pos.take();
+        (self.visit)(&MoveVisit {
+            node: i,
+            depth,
+            fullmove: line.fullmove,
+            turn: line.turn,
+            before: line.before_last.as_deref().map(|p| p as &dyn ToVariant),
+            played: None,
+        });
+        line.advance();
+        false
+    }
+
+    fn visit_unjudged<P>(&mut self, i: usize, depth: u32, line: &mut Line<P>) {
+        (self.visit)(&MoveVisit {
+            node: i,
+            depth,
+            fullmove: line.fullmove,
+            turn: line.turn,
+            before: None,
+            played: None,
+        });
+        line.before_last = None;
+        line.advance();
+    }
+
+    fn push(&mut self, d: Diagnostic) {
+        self.diagnostics.push(d);
+    }
+
+    /// A legal move written other than in canonical SAN: one diagnostic, with the fix.
+    fn judge_notation(
+        &mut self,
+        range: TextRange,
+        text: &str,
+        written: &Written,
+        how: Option<Leniency>,
+        canonical: SanPlus,
+    ) {
+        self.canonical.clear();
+        if let San::Put { role: Role::Pawn, .. } = canonical.san {
+            self.canonical.push(b'P');
+        }
+        canonical.san.append_ascii_to(&mut self.canonical);
+        let body = text.trim_end_matches(['+', '#']);
+        let same_san = how.is_none() && body.as_bytes() == self.canonical.as_slice();
+        if same_san && written.suffix == canonical.suffix {
+            return;
+        }
+        let fixed = super::san_plus_text(canonical);
+        let fix = vec![TextEdit::new(range, fixed.clone())];
+        if same_san {
+            let message = match (written.suffix, canonical.suffix) {
+                (_, None) => format!("{text}: the move gives no check; write {fixed}"),
+                (_, Some(Suffix::Checkmate)) => format!("{text} is checkmate: write {fixed}"),
+                (_, Some(Suffix::Check)) => match written.suffix {
+                    None => format!("{text} gives check: write {fixed}"),
+                    _ => format!("{text} is check, not mate: write {fixed}"),
+                },
+            };
+            self.push(
+                Diagnostic::new(Code::CheckSuffix, range, message)
+                    .with_fix(format!("Write {fixed}"), fix),
+            );
+            return;
+        }
+        let why = match how {
+            Some(l) => l.describe(),
+            None if body.starts_with('@') => "a pawn drop is written P@",
+            None if body.starts_with('P') => "pawn moves are written without P",
+            None if self.canonical.len() < body.len() => "the move needs no disambiguation here",
+            None => "not the standard form",
+        };
+        let message = format!("{text} is not standard SAN ({why}): write {fixed}");
+        self.push(
+            Diagnostic::new(Code::NonCanonicalSan, range, message)
+                .with_fix(format!("Write {fixed}"), fix),
+        );
+    }
+
+    /// A move number indication (§8.2.2) before the move `line` is about to make.
+    fn check_move_number<P>(&mut self, n: usize, line: &Line<P>) {
+        let range = self.game.nodes[n].range;
+        let text = &self.src[range];
+        let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 {
+            return;
+        }
+        let dots = text.bytes().filter(|&b| b == b'.').count();
+        let number = text[..digits].parse::<u32>().ok();
+        let white_dots = dots == 1 && line.turn == Color::Black;
+        let black_dots = dots >= 2 && line.turn == Color::White;
+        if number == Some(line.fullmove) && !white_dots && !black_dots {
+            return;
+        }
+        let expected = match line.turn {
+            Color::White => format!("{}.", line.fullmove),
+            Color::Black => format!("{}...", line.fullmove),
+        };
+        let message = if number != Some(line.fullmove) {
+            let side = explain::color_name(line.turn);
+            format!(
+                "move number {}: this is move {} ({side} to move); write {expected}",
+                excerpt(&text[..digits]),
+                line.fullmove
+            )
+        } else if white_dots {
+            format!("{text} stands before a Black move: write {expected}")
+        } else {
+            format!("{text} stands before a White move: write {expected}")
+        };
+        let fix = vec![TextEdit::new(range, expected.clone())];
+        self.push(
+            Diagnostic::new(Code::MoveNumber, range, message)
+                .with_fix(format!("Write {expected}"), fix),
+        );
+    }
+}
+
+/// Find the legal move a written move means. Tries the reading as written, then a move given
+/// by its from-square without a piece letter (UCI `g1f3`, `e1g1`), then a lowercase `b` as a
+/// bishop, then the capture mark flipped (`Bc4` for `Bxc4`, `ed5` for `exd5`; never for a pawn
+/// move without its file, the python-chess #870 trap).
+fn resolve<P: shakmaty::Position>(
+    w: &Written,
+    pos: &P,
+) -> Result<(Move, Option<Leniency>), SanError> {
+    let first = w.san.to_move(pos);
+    if let Ok(m) = first {
+        return Ok((m, w.leniency));
+    }
+    if let Some(m) = from_square_reading(w.san, pos).and_then(|san| san.to_move(pos).ok()) {
+        return Ok((m, Some(Leniency::LongAlgebraic)));
+    }
+    if let Some(m) = w.bishop_alternative.and_then(|b| b.to_move(pos).ok()) {
+        return Ok((m, Some(Leniency::LowercasePiece)));
+    }
+    if let San::Normal { role, file, rank, capture, to, promotion } = w.san
+        && (role != Role::Pawn || file.is_some())
+        && let Ok(m) =
+            (San::Normal { role, file, rank, capture: !capture, to, promotion }).to_move(pos)
+    {
+        return Ok((m, Some(w.leniency.unwrap_or(Leniency::CaptureMark))));
+    }
+    first.map(|m| (m, w.leniency))
+}
+
+/// A pawn-looking move with a full from-square (`g1f3`) read as a move of the piece standing
+/// there; a king moving two files, or onto its own rook, castles.
+fn from_square_reading<P: shakmaty::Position>(san: San, pos: &P) -> Option<San> {
+    let San::Normal {
+        role: Role::Pawn,
+        file: Some(file),
+        rank: Some(rank),
+        capture,
+        to,
+        promotion,
+    } = san
+    else {
+        return None;
+    };
+    let from = shakmaty::Square::from_coords(file, rank);
+    match pos.board().role_at(from)? {
+        Role::Pawn => None,
+        Role::King
+            if from.rank() == to.rank()
+                && (from.file().distance(to.file()) == 2 || pos.our(Role::Rook).contains(to)) =>
+        {
+            Some(San::Castle(if to.file() > from.file() {
+                shakmaty::CastlingSide::KingSide
+            } else {
+                shakmaty::CastlingSide::QueenSide
+            }))
+        }
+        role => {
+            Some(San::Normal { role, file: Some(file), rank: Some(rank), capture, to, promotion })
+        }
+    }
+}
+
+/// Whether SAN that matched exactly one legal move is already minimal: a piece move without
+/// disambiguation, a pawn push, a pawn capture with its file only, castling or a drop.
+fn is_minimal(san: San) -> bool {
+    match san {
+        San::Normal { role: Role::Pawn, file, rank: None, capture, .. } => {
+            capture == file.is_some()
+        }
+        San::Normal { file: None, rank: None, .. } => true,
+        San::Normal { .. } => false,
+        San::Castle(_) | San::Put { .. } | San::Null => true,
+    }
+}
+
+fn outcome_of<P: shakmaty::Position>(pos: Option<&P>, judged: bool) -> Outcome {
+    match pos {
+        Some(p) if judged && p.is_checkmate() => Outcome::Checkmate { winner: !p.turn() },
+        Some(p) if judged && p.is_stalemate() => Outcome::Stalemate,
+        Some(_) if judged => Outcome::Open,
+        _ => Outcome::Unknown,
+    }
+}

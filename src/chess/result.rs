@@ -1,0 +1,87 @@
+//! The game's result: the Result tag against the termination marker (§8.2.6: they must agree),
+//! the marker against a final checkmate or stalemate, and the PlyCount tag (§9.9.3).
+
+use super::{Outcome, explain};
+use crate::syntax::{Code, Diagnostic, Game};
+use crate::text::TextEdit;
+
+const STANDARD: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
+pub fn check(
+    game: &Game,
+    src: &str,
+    outcome: Outcome,
+    main_line_plies: u32,
+    out: &mut Vec<Diagnostic>,
+) {
+    let marker = game.result_node().map(|n| (n.range, &src[n.range]));
+    let tag = game.tag("Result", src);
+    let tag_value = tag.map(|t| t.value(src));
+
+    if let (Some((marker_range, marker)), Some(tag), Some(value)) =
+        (marker, tag, tag_value.as_deref())
+        && STANDARD.contains(&marker)
+        && STANDARD.contains(&value)
+        && marker != value
+        && let Some(inner) = tag.value_inner(src)
+    {
+        out.push(
+            Diagnostic::new(
+                Code::ResultMismatch,
+                marker_range,
+                format!("the game ends with {marker} but its Result tag says {value}"),
+            )
+            .with_related(tag.range, format!("Result tag: {value}"))
+            .with_fix(format!("Set the Result tag to {marker}"), vec![TextEdit::new(inner, marker)])
+            .with_fix(
+                format!("Change the marker to {value}"),
+                vec![TextEdit::new(marker_range, value)],
+            ),
+        );
+    }
+
+    let decided = match outcome {
+        Outcome::Checkmate { winner } => Some((
+            if winner == shakmaty::Color::White { "1-0" } else { "0-1" },
+            format!("checkmate: {} wins", explain::color_name(winner)),
+        )),
+        Outcome::Stalemate => Some(("1/2-1/2", "stalemate: a draw".to_owned())),
+        Outcome::Open | Outcome::Unknown => None,
+    };
+    if let (Some((expected, why)), Some((marker_range, marker))) = (decided, marker)
+        && marker != "*"
+        && marker != expected
+    {
+        let mut edits = vec![TextEdit::new(marker_range, expected)];
+        if let (Some(tag), Some(inner)) = (tag, tag.and_then(|t| t.value_inner(src)))
+            && tag.value(src) == marker
+        {
+            edits.push(TextEdit::new(inner, expected));
+        }
+        out.push(
+            Diagnostic::new(
+                Code::ResultContradictsPosition,
+                marker_range,
+                format!("the game ends in {why}, but the result says {marker}"),
+            )
+            .with_fix(format!("Write {expected}"), edits),
+        );
+    }
+
+    if let Some(tag) = game.tag("PlyCount", src)
+        && outcome != Outcome::Unknown
+        && let Ok(count) = tag.value(src).parse::<u32>()
+        && count != main_line_plies
+        && let Some(inner) = tag.value_inner(src)
+    {
+        let played = main_line_plies.to_string();
+        out.push(
+            Diagnostic::new(
+                Code::PlycountMismatch,
+                inner,
+                format!("PlyCount says {count} but the game has {main_line_plies} half-moves"),
+            )
+            .with_fix(format!("Set PlyCount to {played}"), vec![TextEdit::new(inner, played)]),
+        );
+    }
+}

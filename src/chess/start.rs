@@ -1,0 +1,131 @@
+//! The position a game starts from: the standard one, or a `FEN` tag's (§9.7.2, with `SetUp`
+//! §9.7.1), under the rules a `Variant` tag names (Chess960 castling detected from the FEN).
+
+use shakmaty::CastlingMode;
+use shakmaty::fen::Fen;
+use shakmaty::variant::{Variant, VariantPosition};
+
+use super::Position;
+use crate::syntax::{Code, Diagnostic, Game, excerpt};
+use crate::text::{TextEdit, TextRange};
+
+/// Rules named by a `Variant` tag value; `None` for variants whose rules are not known.
+fn variant_rules(name: &str) -> Option<(Variant, bool)> {
+    let key: String =
+        name.chars().filter(|c| c.is_ascii_alphanumeric()).collect::<String>().to_ascii_lowercase();
+    Some(match key.as_str() {
+        "" | "standard" | "chess" | "normal" | "fromposition" | "classical" => {
+            (Variant::Chess, false)
+        }
+        "chess960" | "fischerandom" | "fischerrandom" | "960" | "freestyle" | "doublechess960" => {
+            (Variant::Chess, true)
+        }
+        "atomic" => (Variant::Atomic, false),
+        "antichess" | "suicide" | "giveaway" | "losers" => (Variant::Antichess, false),
+        "kingofthehill" | "koth" => (Variant::KingOfTheHill, false),
+        "threecheck" | "3check" => (Variant::ThreeCheck, false),
+        "crazyhouse" | "zh" => (Variant::Crazyhouse, false),
+        "racingkings" => (Variant::RacingKings, false),
+        "horde" => (Variant::Horde, false),
+        _ => return None,
+    })
+}
+
+/// Work out the start position from the tags, adding diagnostics for FEN, SetUp and Variant.
+/// `None` when the game cannot be replayed (unreadable or impossible FEN, a variant whose rules
+/// are not known); a diagnostic says why.
+pub fn start_position(game: &Game, src: &str, out: &mut Vec<Diagnostic>) -> Option<Position> {
+    let variant_tag = game.tag("Variant", src);
+    let (variant, chess960) = match variant_tag {
+        None => (Variant::Chess, false),
+        Some(tag) => match variant_rules(&tag.value(src)) {
+            Some(rules) => rules,
+            None => {
+                let name = tag.value(src);
+                out.push(Diagnostic::new(
+                    Code::UnsupportedVariant,
+                    tag.range,
+                    format!(
+                        "the rules of {} are not checked; its moves are not judged",
+                        excerpt(&name)
+                    ),
+                ));
+                return None;
+            }
+        },
+    };
+    let fen_tag = game.tag("FEN", src);
+    let setup_tag = game.tag("SetUp", src).or_else(|| game.tag("Setup", src));
+    check_setup_tag(fen_tag.map(|t| t.range), setup_tag, src, out);
+
+    let Some(fen_tag) = fen_tag else {
+        return Some(VariantPosition::new(variant));
+    };
+    let fen_text = fen_tag.value(src);
+    let value_range = fen_tag.value_inner(src).unwrap_or(fen_tag.range);
+    let fen = match Fen::from_ascii(fen_text.trim().as_bytes()) {
+        Ok(fen) => fen,
+        Err(e) => {
+            out.push(Diagnostic::new(
+                Code::InvalidFen,
+                value_range,
+                format!("the FEN cannot be read: {e}"),
+            ));
+            return None;
+        }
+    };
+    let setup = fen.into_setup();
+    let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::detect(&setup) };
+    match VariantPosition::from_setup(variant, setup, mode) {
+        Ok(pos) => Some(pos),
+        Err(e) => {
+            out.push(Diagnostic::new(
+                Code::InvalidFen,
+                value_range,
+                format!("the FEN describes an impossible position: {e}"),
+            ));
+            None
+        }
+    }
+}
+
+/// `SetUp "1"` must go with a FEN tag and a FEN tag with `SetUp "1"` (§9.7.1).
+fn check_setup_tag(
+    fen: Option<TextRange>,
+    setup: Option<&crate::syntax::Tag>,
+    src: &str,
+    out: &mut Vec<Diagnostic>,
+) {
+    let setup_value = setup.map(|t| t.value(src));
+    match (fen, setup_value.as_deref()) {
+        (Some(fen), None | Some("0")) => {
+            let mut d = Diagnostic::new(
+                Code::SetupMismatch,
+                fen,
+                "a FEN tag needs SetUp \"1\" beside it (§9.7.1)",
+            );
+            d = match setup {
+                Some(t) => {
+                    d.with_fix("Set SetUp to 1", vec![TextEdit::new(t.range, "[SetUp \"1\"]")])
+                }
+                None => d.with_fix(
+                    "Add [SetUp \"1\"]",
+                    vec![insert_line_before(fen, src, "[SetUp \"1\"]")],
+                ),
+            };
+            out.push(d);
+        }
+        (None, Some("1")) => out.push(Diagnostic::new(
+            Code::SetupMismatch,
+            setup.map_or(TextRange::default(), |t| t.range),
+            "SetUp \"1\" without a FEN tag: the game needs its start position",
+        )),
+        _ => {}
+    }
+}
+
+/// An edit inserting `line` as a line of its own before the line holding `before`.
+pub fn insert_line_before(before: TextRange, src: &str, line: &str) -> TextEdit {
+    let line_start = src[..before.start as usize].rfind('\n').map_or(0, |i| i + 1);
+    TextEdit::new(TextRange::empty(line_start as u32), format!("{line}\n"))
+}

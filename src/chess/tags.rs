@@ -1,0 +1,232 @@
+//! Tag-pair values (§8.1.1, §9): the shapes the standard gives them, and the Seven Tag Roster.
+
+use super::start::insert_line_before;
+use crate::syntax::{Code, Diagnostic, Game, NodeKind, escape_string, excerpt};
+use crate::text::TextRange;
+
+/// The Seven Tag Roster in its export order, with the values that mean "unknown" (§8.1.1).
+pub const SEVEN_TAG_ROSTER: [(&str, &str); 7] = [
+    ("Event", "?"),
+    ("Site", "?"),
+    ("Date", "????.??.??"),
+    ("Round", "?"),
+    ("White", "?"),
+    ("Black", "?"),
+    ("Result", "*"),
+];
+
+pub fn check(game: &Game, src: &str, out: &mut Vec<Diagnostic>) {
+    for tag in &game.tags {
+        let Some(range) = tag.value_inner(src) else { continue };
+        let name = tag.name(src);
+        let value = tag.value(src);
+        if let Some(expected) = shape_error(name, &value) {
+            out.push(Diagnostic::new(
+                Code::InvalidTagValue,
+                range,
+                format!("{} \"{}\": {expected}", excerpt(name), excerpt(&value)),
+            ));
+        }
+    }
+    check_roster(game, src, out);
+}
+
+/// What a value of tag `name` should look like, when `value` does not.
+fn shape_error(name: &str, value: &str) -> Option<&'static str> {
+    let ok = match name {
+        "Date" | "EventDate" | "UTCDate" => is_date(value),
+        "Time" | "UTCTime" => is_time(value),
+        "Round" => value == "?" || value == "-" || is_dotted_number(value),
+        "Result" => matches!(value, "1-0" | "0-1" | "1/2-1/2" | "*"),
+        "ECO" => value == "?" || is_eco(value),
+        "WhiteElo" | "BlackElo" | "WhiteUSCF" | "BlackUSCF" => {
+            matches!(value, "-" | "?") || is_number(value)
+        }
+        "PlyCount" => is_number(value),
+        "TimeControl" => is_time_control(value),
+        "SetUp" => matches!(value, "0" | "1"),
+        "Termination" => matches!(
+            value.to_ascii_lowercase().as_str(),
+            "abandoned"
+                | "adjudication"
+                | "death"
+                | "emergency"
+                | "normal"
+                | "rules infraction"
+                | "time forfeit"
+                | "unterminated"
+        ),
+        "Mode" => matches!(value.to_ascii_uppercase().as_str(), "OTB" | "PM" | "EM" | "ICS" | "TC"),
+        _ => true,
+    };
+    if ok {
+        return None;
+    }
+    Some(match name {
+        "Date" | "EventDate" | "UTCDate" => {
+            "a date is YYYY.MM.DD, with ? for unknown digits (§8.1.1.3)"
+        }
+        "Time" | "UTCTime" => "a time is HH:MM:SS (§9.5.1)",
+        "Round" => "a round is a number, dotted numbers like 3.1, ? or - (§8.1.1.4)",
+        "Result" => "the result is 1-0, 0-1, 1/2-1/2 or * (§8.1.1.7)",
+        "ECO" => "an ECO code is a letter A to E and two digits, like B33 or B33/01 (§9.4.1)",
+        "PlyCount" => "the ply count is a whole number (§9.9.3)",
+        "TimeControl" => {
+            "a time control is ?, -, or fields like 40/7200:3600, 300+2, *180 joined by : (§9.6)"
+        }
+        "SetUp" => "SetUp is 0 or 1 (§9.7.1)",
+        "Termination" => {
+            "the termination is one of abandoned, adjudication, death, emergency, normal, rules infraction, time forfeit, unterminated (§9.8.1)"
+        }
+        "Mode" => "the mode is OTB, PM, EM, ICS or TC (§9.9.2)",
+        _ => "a rating is a whole number, or - for an unrated player (§9.1.2)",
+    })
+}
+
+fn is_number(v: &str) -> bool {
+    !v.is_empty() && v.bytes().all(|c| c.is_ascii_digit())
+}
+
+fn is_dotted_number(v: &str) -> bool {
+    v.split('.').all(is_number)
+}
+
+fn is_date(v: &str) -> bool {
+    let parts: Vec<&str> = v.split('.').collect();
+    let [y, m, d] = parts.as_slice() else { return false };
+    let field = |s: &str, len: usize, max: u32| {
+        s.len() == len
+            && s.bytes().all(|c| c.is_ascii_digit() || c == b'?')
+            && (s.contains('?') || s.parse::<u32>().is_ok_and(|n| (len == 4 || n >= 1) && n <= max))
+    };
+    field(y, 4, 9999) && field(m, 2, 12) && field(d, 2, 31)
+}
+
+fn is_time(v: &str) -> bool {
+    let parts: Vec<&str> = v.split(':').collect();
+    let [h, m, s] = parts.as_slice() else { return false };
+    let field = |f: &str, max: u32| {
+        f.len() == 2 && is_number(f) && f.parse::<u32>().is_ok_and(|n| n <= max)
+    };
+    field(h, 23) && field(m, 59) && field(s, 60)
+}
+
+fn is_eco(v: &str) -> bool {
+    let b = v.as_bytes();
+    let code = |c: &[u8]| {
+        c.len() == 3 && (b'A'..=b'E').contains(&c[0]) && c[1..].iter().all(u8::is_ascii_digit)
+    };
+    match v.split_once('/') {
+        None => code(b),
+        Some((main, sub)) => code(main.as_bytes()) && sub.len() == 2 && is_number(sub),
+    }
+}
+
+fn is_time_control(v: &str) -> bool {
+    if matches!(v, "?" | "-") {
+        return true;
+    }
+    v.split(':').all(|field| {
+        if let Some(secs) = field.strip_prefix('*') {
+            return is_number(secs);
+        }
+        if let Some((moves, secs)) = field.split_once('/') {
+            return is_number(moves) && is_number(secs);
+        }
+        match field.split_once('+') {
+            Some((base, inc)) => is_number(base) && is_number(inc),
+            None => is_number(field),
+        }
+    })
+}
+
+/// The Seven Tag Roster tags a game lacks, as one diagnostic with a fix adding them.
+fn check_roster(game: &Game, src: &str, out: &mut Vec<Diagnostic>) {
+    let missing: Vec<(&str, &str)> = SEVEN_TAG_ROSTER
+        .iter()
+        .copied()
+        .filter(|(name, _)| game.tag(name, src).is_none())
+        .collect();
+    if missing.is_empty() {
+        return;
+    }
+    let marker = game
+        .result_node()
+        .map(|n| &src[n.range])
+        .filter(|m| matches!(*m, "1-0" | "0-1" | "1/2-1/2" | "*"))
+        .unwrap_or("*");
+    let lines: Vec<String> = missing
+        .iter()
+        .map(|&(name, unknown)| {
+            let value = if name == "Result" { marker } else { unknown };
+            format!("[{name} {}]", escape_string(value))
+        })
+        .collect();
+    let anchor = game.tags.first().map(|t| t.range).unwrap_or_else(|| first_content(game));
+    let names: Vec<&str> = missing.iter().map(|(n, _)| *n).collect();
+    let message = if missing.len() == 7 {
+        "the game has no tags: the Seven Tag Roster (Event, Site, Date, Round, White, Black, Result) is missing".to_owned()
+    } else {
+        format!(
+            "missing Seven Tag Roster tag{}: {}",
+            if names.len() > 1 { "s" } else { "" },
+            names.join(", ")
+        )
+    };
+    let mut block = lines.join("\n");
+    if game.tags.is_empty() {
+        block.push('\n');
+    }
+    out.push(
+        Diagnostic::new(Code::MissingTag, anchor, message)
+            .with_fix("Add the missing tags", vec![insert_line_before(anchor, src, &block)]),
+    );
+}
+
+/// The range of the game's first move or other movetext node.
+fn first_content(game: &Game) -> TextRange {
+    game.nodes
+        .iter()
+        .find(|n| n.kind != NodeKind::VariationEnd)
+        .map_or(TextRange::default(), |n| n.range)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn value_shapes() {
+        for (name, good) in [
+            ("Date", "2024.01.31"),
+            ("Date", "????.??.??"),
+            ("Date", "1992.??.??"),
+            ("Time", "13:05:59"),
+            ("Round", "3.1"),
+            ("ECO", "B33"),
+            ("ECO", "B33/01"),
+            ("WhiteElo", "2800"),
+            ("WhiteElo", "-"),
+            ("TimeControl", "40/7200:3600"),
+            ("TimeControl", "300+2"),
+            ("TimeControl", "*180"),
+            ("Termination", "Time forfeit"),
+        ] {
+            assert_eq!(shape_error(name, good), None, "{name} {good}");
+        }
+        for (name, bad) in [
+            ("Date", "2024-01-31"),
+            ("Date", "2024.13.01"),
+            ("Time", "25:00:00"),
+            ("Round", "first"),
+            ("ECO", "F00"),
+            ("WhiteElo", "2800?"),
+            ("PlyCount", "12a"),
+            ("TimeControl", "15 min + 10 s"),
+            ("SetUp", "yes"),
+            ("Termination", "won by resignation"),
+        ] {
+            assert!(shape_error(name, bad).is_some(), "{name} {bad}");
+        }
+    }
+}

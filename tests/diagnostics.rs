@@ -1,0 +1,76 @@
+//! Diagnostics fixtures: every `tests/fixtures/diagnostics/*.pgn` is checked (syntax and chess
+//! layers) and its diagnostics, one per line with positions, fixes and related locations, are
+//! compared with an insta snapshot. Each fixture's first line names what it shows.
+
+use pgn_lsp::chess;
+use pgn_lsp::syntax::{Diagnostic, parse_games};
+use pgn_lsp::text::{LineIndex, PositionEncoding, TextEdit};
+
+/// All diagnostics of a text, in file offsets, in order.
+fn diagnostics(text: &str) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for (start, game) in parse_games(text) {
+        let src = &text[start as usize..(start + game.len) as usize];
+        let analysis = chess::analyze(&game, src);
+        out.extend(game.diagnostics.iter().chain(&analysis.diagnostics).map(|d| d.shifted(start)));
+    }
+    out.sort_by_key(|d| (d.range.start, d.range.end));
+    out
+}
+
+/// One line per diagnostic: `line:col-line:col severity[code] message`, then its fixes (with
+/// the text they produce for the line) and related locations.
+fn render(text: &str) -> String {
+    let index = LineIndex::new(text);
+    let pos = |offset| {
+        let lc = index.line_col(text, offset, PositionEncoding::Utf32);
+        format!("{}:{}", lc.line + 1, lc.col + 1)
+    };
+    let mut out = String::new();
+    for d in diagnostics(text) {
+        out += &format!(
+            "{}-{} {}[{}] {}\n",
+            pos(d.range.start),
+            pos(d.range.end),
+            d.severity.as_str(),
+            d.code.as_str(),
+            d.message
+        );
+        for r in &d.related {
+            out += &format!("    related {}: {}\n", pos(r.range.start), r.message);
+        }
+        for f in &d.fixes {
+            let fixed = TextEdit::apply_all(text, &f.edits);
+            let line = index.line_col(text, f.edits[0].range.start, PositionEncoding::Utf8).line;
+            let fixed_line = fixed.lines().nth(line as usize).unwrap_or("");
+            out += &format!("    fix \"{}\": {}\n", f.title, fixed_line);
+        }
+    }
+    out
+}
+
+#[test]
+fn diagnostics_fixtures() {
+    insta::glob!("fixtures/diagnostics/*.pgn", |path| {
+        let text = std::fs::read_to_string(path).unwrap();
+        insta::assert_snapshot!(render(&text));
+    });
+}
+
+/// Every diagnostic code is shown by at least one fixture (`not-utf8` is a property of a file's
+/// bytes, shown by the CLI tests).
+#[test]
+fn every_code_has_a_fixture() {
+    use pgn_lsp::syntax::Code;
+    let mut seen = std::collections::HashSet::new();
+    for entry in std::fs::read_dir("tests/fixtures/diagnostics").unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        seen.extend(diagnostics(&text).iter().map(|d| d.code));
+    }
+    let missing: Vec<&str> = Code::ALL
+        .iter()
+        .filter(|c| **c != Code::NotUtf8 && !seen.contains(c))
+        .map(|c| c.as_str())
+        .collect();
+    assert!(missing.is_empty(), "codes without a fixture: {missing:?}");
+}
