@@ -173,38 +173,34 @@ fn result_markdown(game: &Game, src: &str) -> String {
         "1/2-1/2" | "1/2" | "½-½" => "drawn game",
         _ => "game in progress, abandoned, or result unknown",
     };
-    let mut out = format!("**{marker}**: {meaning} (§8.2.6).\n\n");
+    let mut out = format!("`{marker}`: {meaning} (§8.2.6).\n\n");
     let main_line = replay_moves(game, src, |_, depth| depth == 0);
-    let Some(last) = main_line.last() else {
+    let label = |mv: &PlayedMove| mv.label(&src[game.nodes[mv.node].range]);
+    if let Some(wrong) = main_line.iter().find(|mv| mv.played.is_none()) {
+        let _ = write!(
+            out,
+            "The main line cannot be replayed to its end: **{}** is not legal.",
+            label(wrong)
+        );
+        return out;
+    }
+    let Some((last, end)) = main_line.last().and_then(|mv| Some((mv, mv.after()?))) else {
         out.push_str("The game has no moves.");
         return out;
     };
-    let written = &src[game.nodes[last.node].range];
-    match last.after() {
-        Some(end) => {
-            let verdict = if end.is_checkmate() {
-                format!("checkmate, {} wins", color_name(!end.turn()))
-            } else if end.is_stalemate() {
-                "stalemate".to_owned()
-            } else {
-                "neither checkmate nor stalemate".to_owned()
-            };
-            let _ =
-                write!(out, "Final position, after **{}**: {verdict}.\n\n", last.label(written));
-            out.push_str(&position_section(&end));
-        }
-        None => {
-            let _ = write!(
-                out,
-                "The main line cannot be replayed to its end: it goes wrong at **{}**.",
-                last.label(written)
-            );
-        }
-    }
+    let verdict = if end.is_checkmate() {
+        format!("checkmate, {} wins", color_name(!end.turn()))
+    } else if end.is_stalemate() {
+        "stalemate".to_owned()
+    } else {
+        "neither checkmate nor stalemate".to_owned()
+    };
+    let _ = write!(out, "Final position, after **{}**: {verdict}.\n\n", label(last));
+    out.push_str(&board_and_fen(&end));
     out
 }
 
-/// The side to move, the board and the FEN of a position.
+/// Whose move it is (or checkmate, stalemate), the board and the FEN of a position.
 fn position_section(pos: &Position) -> String {
     let status = if pos.is_checkmate() {
         format!("Checkmate: {} wins.", color_name(!pos.turn()))
@@ -215,7 +211,11 @@ fn position_section(pos: &Position) -> String {
     } else {
         format!("{} to move.", color_name(pos.turn()))
     };
-    format!("{status}\n\n{}", position_markdown(&Fen::from_position(pos, EnPassantMode::Legal)))
+    format!("{status}\n\n{}", board_and_fen(pos))
+}
+
+fn board_and_fen(pos: &Position) -> String {
+    position_markdown(&Fen::from_position(pos, EnPassantMode::Legal))
 }
 
 fn nag_markdown(text: &str, nag: Option<u32>) -> String {

@@ -119,3 +119,113 @@ fn apply_change(
 fn analyse_whole(text: &str) -> DocumentAnalysis {
     guard::catch("analysing a document", || DocumentAnalysis::new(text)).unwrap_or_default()
 }
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use tower_lsp::lsp_types::{Position, Range};
+
+    use super::*;
+    use crate::text::{LineCol, LineIndex};
+
+    const START: &str = "[Event \"é\"]\r\n[Result \"*\"]\r\n\r\n1. e4 {♘ 𝄞} e5 *\r\n\n1. d4 d5 *\n";
+
+    /// A change replacing `start..end` of `text`, with positions computed by `text::LineIndex`
+    /// (an implementation independent of the rope's).
+    fn change(
+        text: &str,
+        start: usize,
+        end: usize,
+        insert: &str,
+        encoding: PositionEncoding,
+    ) -> TextDocumentContentChangeEvent {
+        let index = LineIndex::new(text);
+        let pos = |offset: usize| {
+            let LineCol { line, col } = index.line_col(text, offset as u32, encoding);
+            Position::new(line, col)
+        };
+        TextDocumentContentChangeEvent {
+            range: Some(Range::new(pos(start), pos(end))),
+            range_length: None,
+            text: insert.to_owned(),
+        }
+    }
+
+    /// A char boundary at or before `at`, not inside a CRLF (no LSP position lies there).
+    fn boundary(text: &str, at: usize) -> usize {
+        let at = text.floor_char_boundary(at.min(text.len()));
+        if text[..at].ends_with('\r') && text[at..].starts_with('\n') { at - 1 } else { at }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Random edits sent as LSP changes give the same text as the same edits applied to a
+        /// `String`, and an analysis equal to a fresh one.
+        #[test]
+        fn lsp_changes_match_string_edits(
+            edits in proptest::collection::vec(
+                (0..80usize, 0..6usize, "[a-e1-8 {}()\\[\\]\"\n*é♘𝄞]{0,6}"),
+                1..12,
+            ),
+            encoding in prop_oneof![
+                Just(PositionEncoding::Utf8),
+                Just(PositionEncoding::Utf16),
+                Just(PositionEncoding::Utf32),
+            ],
+        ) {
+            let uri = Url::parse("file:///test.pgn").unwrap();
+            let documents = Documents::default();
+            documents.open(uri.clone(), START.to_owned(), 1);
+            let mut text = START.to_owned();
+            for (i, (at, len, insert)) in edits.into_iter().enumerate() {
+                let start = boundary(&text, at);
+                let end = boundary(&text, start + len);
+                let change = change(&text, start, end, &insert, encoding);
+                text.replace_range(start..end, &insert);
+                prop_assert!(documents.change(&uri, i as i32 + 2, vec![change], encoding));
+            }
+            let doc = documents.snapshot(&uri).unwrap();
+            prop_assert_eq!(doc.rope.to_string(), text.clone());
+            let fresh = DocumentAnalysis::new(&text);
+            let games = |a: &DocumentAnalysis| a.games().map(|(s, g)| (s, g.len, g.diagnostics.clone())).collect::<Vec<_>>();
+            prop_assert_eq!(games(&doc.analysis), games(&fresh));
+        }
+    }
+
+    #[test]
+    fn changes_to_unknown_documents_are_refused() {
+        let documents = Documents::default();
+        let uri = Url::parse("file:///nowhere.pgn").unwrap();
+        let change = change("", 0, 0, "1. e4 *", PositionEncoding::Utf16);
+        assert!(!documents.change(&uri, 2, vec![change], PositionEncoding::Utf16));
+        assert!(documents.snapshot(&uri).is_none());
+    }
+
+    #[test]
+    fn a_full_change_replaces_the_text() {
+        let documents = Documents::default();
+        let uri = Url::parse("file:///a.pgn").unwrap();
+        documents.open(uri.clone(), START.to_owned(), 1);
+        let full = TextDocumentContentChangeEvent {
+            range: None,
+            range_length: None,
+            text: "1. e4 *\n".to_owned(),
+        };
+        assert!(documents.change(&uri, 2, vec![full], PositionEncoding::Utf16));
+        let doc = documents.snapshot(&uri).unwrap();
+        assert_eq!(
+            (doc.rope.to_string().as_str(), doc.version, doc.analysis.game_count()),
+            ("1. e4 *\n", 2, 1)
+        );
+    }
+
+    #[test]
+    fn the_rope_reads_on_char_boundaries() {
+        let rope = Rope::from_str("a𝄞b");
+        let mut out = String::new();
+        rope.read_into(0, 2, &mut out);
+        assert_eq!(out, "a𝄞");
+        assert_eq!(rope.read(1, 6), "𝄞b");
+    }
+}
