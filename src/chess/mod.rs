@@ -12,6 +12,7 @@ use crate::syntax::{Diagnostic, Game};
 mod explain;
 mod notation;
 mod replay;
+mod resolve;
 mod result;
 mod start;
 mod tags;

@@ -45,9 +45,6 @@ pub struct Written {
     pub suffix: Option<Suffix>,
     /// How the text departs from SAN, when it does in a way the reader fixed up.
     pub leniency: Option<Leniency>,
-    /// For a lowercase `b...`: the reading as a bishop move, tried when the pawn move is not
-    /// legal (a lone `b` is a pawn first, as pgn-extract reads it).
-    pub bishop_alternative: Option<San>,
 }
 
 /// Read the text of a `Move` node. `None` when it is no move in any accepted notation.
@@ -63,13 +60,13 @@ pub fn read(text: &str) -> Option<Written> {
             (SanPlus::from_ascii(normalized.as_bytes()).ok()?, Some(leniency))
         }
     };
-    let bishop_alternative =
-        text.strip_prefix('b').filter(|rest| !rest.is_empty()).and_then(bishop_reading);
-    Some(Written { san: sp.san, suffix: sp.suffix, leniency, bishop_alternative })
+    Some(Written { san: sp.san, suffix: sp.suffix, leniency })
 }
 
-/// `bxc3` read with `b` as a bishop: `rest` is the text after the `b`.
-fn bishop_reading(rest: &str) -> Option<San> {
+/// A move starting with a lowercase `b` read as a bishop move (`bxc3` for `Bxc3`); tried only
+/// when the pawn move it first means is not legal, as pgn-extract reads it.
+pub fn bishop_reading(text: &str) -> Option<San> {
+    let rest = text.strip_prefix('b').filter(|rest| !rest.is_empty())?;
     let upper = format!("B{rest}");
     let text = normalize(&upper).map_or(upper, |(n, _)| n);
     SanPlus::from_ascii(text.as_bytes()).ok().map(|sp| sp.san)
@@ -247,9 +244,10 @@ mod tests {
     }
 
     #[test]
-    fn lowercase_b_is_a_pawn_with_a_bishop_alternative() {
+    fn lowercase_b_is_a_pawn_with_a_bishop_reading() {
         let w = read("bxc3").unwrap();
         assert!(matches!(w.san, San::Normal { role: Role::Pawn, .. }));
-        assert!(matches!(w.bishop_alternative, Some(San::Normal { role: Role::Bishop, .. })));
+        assert!(matches!(bishop_reading("bxc3"), Some(San::Normal { role: Role::Bishop, .. })));
+        assert!(bishop_reading("Nf3").is_none());
     }
 }

@@ -15,11 +15,20 @@ pub trait Rules: shakmaty::Position + Clone + ToVariant {
     /// The same position with the other side to move (a null move); `None` when the side to
     /// move is in check.
     fn pass(self) -> Option<Self>;
+
+    /// The legal move `san` names.
+    fn resolve_san(&self, san: San) -> Result<Move, SanError> {
+        san.to_move(self)
+    }
 }
 
 impl Rules for shakmaty::Chess {
     fn pass(self) -> Option<Self> {
         self.swap_turn().ok()
+    }
+
+    fn resolve_san(&self, san: San) -> Result<Move, SanError> {
+        super::resolve::to_move(san, self)
     }
 }
 
@@ -156,7 +165,7 @@ impl<'a, 'v> Replayer<'a, 'v> {
             ));
             return self.break_line(i, depth, line);
         };
-        let (m, how) = match resolve(&written, pos) {
+        let (m, how) = match resolve(text, &written, pos) {
             Ok(found) => found,
             Err(SanError::AmbiguousSan) => {
                 let message = explain::ambiguous(text, written.san, pos);
@@ -269,6 +278,15 @@ impl<'a, 'v> Replayer<'a, 'v> {
         how: Option<Leniency>,
         canonical: SanPlus,
     ) {
+        // Text that parsed as SAN as it stands, needing no disambiguation and no pawn letter, is
+        // the canonical SAN already: only its check sign can differ.
+        let plain = how.is_none() && written.san == canonical.san && !text.starts_with(['P', '@']);
+        if plain {
+            if written.suffix != canonical.suffix {
+                self.report_check_suffix(range, text, written.suffix, canonical);
+            }
+            return;
+        }
         self.canonical.clear();
         if let San::Put { role: Role::Pawn, .. } = canonical.san {
             self.canonical.push(b'P');
@@ -279,23 +297,12 @@ impl<'a, 'v> Replayer<'a, 'v> {
         if same_san && written.suffix == canonical.suffix {
             return;
         }
-        let fixed = super::san_plus_text(canonical);
-        let fix = vec![TextEdit::new(range, fixed.clone())];
         if same_san {
-            let message = match (written.suffix, canonical.suffix) {
-                (_, None) => format!("{text}: the move gives no check; write {fixed}"),
-                (_, Some(Suffix::Checkmate)) => format!("{text} is checkmate: write {fixed}"),
-                (_, Some(Suffix::Check)) => match written.suffix {
-                    None => format!("{text} gives check: write {fixed}"),
-                    _ => format!("{text} is check, not mate: write {fixed}"),
-                },
-            };
-            self.push(
-                Diagnostic::new(Code::CheckSuffix, range, message)
-                    .with_fix(format!("Write {fixed}"), fix),
-            );
+            self.report_check_suffix(range, text, written.suffix, canonical);
             return;
         }
+        let fixed = super::san_plus_text(canonical);
+        let fix = vec![TextEdit::new(range, fixed.clone())];
         let why = match how {
             Some(l) => l.describe(),
             None if body.starts_with('@') => "a pawn drop is written P@",
@@ -306,6 +313,28 @@ impl<'a, 'v> Replayer<'a, 'v> {
         let message = format!("{text} is not standard SAN ({why}): write {fixed}");
         self.push(
             Diagnostic::new(Code::NonCanonicalSan, range, message)
+                .with_fix(format!("Write {fixed}"), fix),
+        );
+    }
+
+    /// A legal move in canonical SAN whose check or mate sign is missing, superfluous or wrong.
+    fn report_check_suffix(
+        &mut self,
+        range: TextRange,
+        text: &str,
+        written: Option<Suffix>,
+        canonical: SanPlus,
+    ) {
+        let fixed = super::san_plus_text(canonical);
+        let message = match (written, canonical.suffix) {
+            (_, None) => format!("{text}: the move gives no check; write {fixed}"),
+            (_, Some(Suffix::Checkmate)) => format!("{text} is checkmate: write {fixed}"),
+            (None, Some(Suffix::Check)) => format!("{text} gives check: write {fixed}"),
+            (Some(_), Some(Suffix::Check)) => format!("{text} is check, not mate: write {fixed}"),
+        };
+        let fix = vec![TextEdit::new(range, fixed.clone())];
+        self.push(
+            Diagnostic::new(Code::CheckSuffix, range, message)
                 .with_fix(format!("Write {fixed}"), fix),
         );
     }
@@ -353,24 +382,25 @@ impl<'a, 'v> Replayer<'a, 'v> {
 /// by its from-square without a piece letter (UCI `g1f3`, `e1g1`), then a lowercase `b` as a
 /// bishop, then the capture mark flipped (`Bc4` for `Bxc4`, `ed5` for `exd5`; never for a pawn
 /// move without its file, the python-chess #870 trap).
-fn resolve<P: shakmaty::Position>(
+fn resolve<P: Rules>(
+    text: &str,
     w: &Written,
     pos: &P,
 ) -> Result<(Move, Option<Leniency>), SanError> {
-    let first = w.san.to_move(pos);
+    let first = pos.resolve_san(w.san);
     if let Ok(m) = first {
         return Ok((m, w.leniency));
     }
-    if let Some(m) = from_square_reading(w.san, pos).and_then(|san| san.to_move(pos).ok()) {
+    if let Some(m) = from_square_reading(w.san, pos).and_then(|san| pos.resolve_san(san).ok()) {
         return Ok((m, Some(Leniency::LongAlgebraic)));
     }
-    if let Some(m) = w.bishop_alternative.and_then(|b| b.to_move(pos).ok()) {
+    if let Some(m) = notation::bishop_reading(text).and_then(|b| pos.resolve_san(b).ok()) {
         return Ok((m, Some(Leniency::LowercasePiece)));
     }
     if let San::Normal { role, file, rank, capture, to, promotion } = w.san
         && (role != Role::Pawn || file.is_some())
         && let Ok(m) =
-            (San::Normal { role, file, rank, capture: !capture, to, promotion }).to_move(pos)
+            pos.resolve_san(San::Normal { role, file, rank, capture: !capture, to, promotion })
     {
         return Ok((m, Some(w.leniency.unwrap_or(Leniency::CaptureMark))));
     }

@@ -1,15 +1,309 @@
-//! `pgn-lsp check`: diagnostics for the terminal or as JSON lines.
+//! `pgn-lsp check`: reads each file, checks its games in parallel batches, prints the
+//! diagnostics for people (rustc style) or as JSON lines, and exits 0 (no error), 1 (an error,
+//! or a warning with `--deny-warnings`) or 2 (a usage or I/O error).
 
+use std::io::{self, IsTerminal, Write};
+use std::num::NonZeroUsize;
 use std::process::ExitCode;
+
+use super::batches::{ParsedGame, for_each_batch};
+use super::game_report::{Filter, game_diagnostics, is_game};
+use super::game_text::GameText;
+use super::human::HumanRenderer;
+use super::input::{Encoding, Source, read_source};
+use super::json;
+use super::progress::Progress;
+use super::tally::Tally;
+use super::{EXIT_FAILURE, EXIT_USAGE};
+use crate::syntax::{Code, Diagnostic, Severity};
+use crate::text::TextRange;
 
 #[derive(clap::Args)]
 pub struct CheckArgs {
     /// PGN files to check; `-` reads standard input.
     #[arg(default_value = "-")]
     pub files: Vec<String>,
+    /// How to print diagnostics: for people, or one JSON object per line.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
+    pub format: OutputFormat,
+    /// Exit with status 1 on warnings too, not only on errors.
+    #[arg(long)]
+    pub deny_warnings: bool,
+    /// Show only diagnostics of this severity or a more severe one.
+    #[arg(long, value_enum, value_name = "SEVERITY", default_value_t = SeverityArg::Hint)]
+    pub min_severity: SeverityArg,
+    /// Never report this diagnostic code (repeat it, or separate codes with commas).
+    #[arg(long, value_name = "CODE", value_delimiter = ',', value_parser = parse_code)]
+    pub ignore: Vec<Code>,
+    /// Worker threads (default: one per core; 1 checks on a single core).
+    #[arg(short, long, value_name = "N")]
+    pub jobs: Option<NonZeroUsize>,
+    /// When to colour the output (`auto`: when standard output is a terminal and NO_COLOR is
+    /// not set).
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    /// Print what a diagnostic code means, then exit.
+    #[arg(long, value_name = "CODE", value_parser = parse_code, exclusive = true)]
+    pub explain: Option<Code>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    Human,
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SeverityArg {
+    Hint,
+    Info,
+    Warning,
+    Error,
+}
+
+impl From<SeverityArg> for Severity {
+    fn from(arg: SeverityArg) -> Severity {
+        match arg {
+            SeverityArg::Hint => Severity::Hint,
+            SeverityArg::Info => Severity::Information,
+            SeverityArg::Warning => Severity::Warning,
+            SeverityArg::Error => Severity::Error,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+fn parse_code(name: &str) -> Result<Code, String> {
+    Code::from_name(name).ok_or_else(|| {
+        let known: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+        format!("unknown diagnostic code; the codes are: {}", known.join(", "))
+    })
 }
 
 pub fn run(args: CheckArgs) -> ExitCode {
-    let _ = args;
-    ExitCode::SUCCESS
+    if let Some(code) = args.explain {
+        println!("{} ({}): {}", code.as_str(), code.default_severity().as_str(), code.summary());
+        return ExitCode::SUCCESS;
+    }
+    let threads = args.jobs.map_or(0, NonZeroUsize::get);
+    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => pool.install(|| check_files(&args)),
+        Err(e) => {
+            eprintln!("pgn-lsp: cannot start {threads} worker threads: {e}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+/// How every game is checked and printed.
+struct Settings {
+    filter: Filter,
+    renderer: Renderer,
+}
+
+enum Renderer {
+    Human(HumanRenderer),
+    Json,
+}
+
+impl Renderer {
+    fn render(&self, out: &mut Vec<u8>, text: &GameText<'_>, diagnostic: &Diagnostic) {
+        match self {
+            Renderer::Human(human) => human.render(out, text, diagnostic),
+            Renderer::Json => json::render(out, text, diagnostic),
+        }
+    }
+}
+
+fn check_files(args: &CheckArgs) -> ExitCode {
+    let colour = match args.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
+    };
+    let settings = Settings {
+        filter: Filter { min_severity: args.min_severity.into(), ignored: args.ignore.clone() },
+        renderer: match args.format {
+            OutputFormat::Human => Renderer::Human(HumanRenderer::new(colour)),
+            OutputFormat::Json => Renderer::Json,
+        },
+    };
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut tally = Tally::default();
+    let mut unreadable = false;
+    for path in &args.files {
+        let source = match read_source(path) {
+            Ok(source) => source,
+            Err(e) => {
+                eprintln!("pgn-lsp: cannot read {path}: {e}");
+                unreadable = true;
+                continue;
+            }
+        };
+        match check_source(&source, &settings, &mut out) {
+            Ok(file_tally) => tally += file_tally,
+            Err(e) => return output_failed(&e),
+        }
+    }
+    if args.format == OutputFormat::Human
+        && let Err(e) = writeln!(out, "{tally}")
+    {
+        return output_failed(&e);
+    }
+    if let Err(e) = out.flush() {
+        return output_failed(&e);
+    }
+    if unreadable {
+        ExitCode::from(EXIT_USAGE)
+    } else if tally.fails(args.deny_warnings) {
+        ExitCode::from(EXIT_FAILURE)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// A failed write to standard output ends the run; a closed pipe (`| head`) quietly.
+fn output_failed(e: &io::Error) -> ExitCode {
+    if e.kind() != io::ErrorKind::BrokenPipe {
+        eprintln!("pgn-lsp: cannot write the output: {e}");
+    }
+    ExitCode::from(EXIT_USAGE)
+}
+
+/// Check every game of one file, writing its diagnostics to `out` batch by batch.
+fn check_source(source: &Source, settings: &Settings, out: &mut impl Write) -> io::Result<Tally> {
+    // Editors hide a byte-order mark: positions are counted without it.
+    let text = source.text.strip_prefix('\u{FEFF}').unwrap_or(&source.text);
+    let not_utf8_at = match source.encoding {
+        Encoding::Utf8 => None,
+        Encoding::Latin1 { first_invalid } => {
+            Some(first_invalid - (source.text.len() - text.len()) as u32)
+        }
+    };
+    let progress = Progress::new(&source.name, text.len());
+    let mut tally = Tally::default();
+    for_each_batch(
+        text,
+        |parsed| check_game(&source.name, text, parsed, not_utf8_at, settings),
+        |reports: Vec<GameReport>, done| {
+            progress.set_done(done);
+            let mut write = || -> io::Result<()> {
+                for report in &reports {
+                    tally += report.tally;
+                    out.write_all(&report.output)?;
+                }
+                out.flush()
+            };
+            progress.suspend(&mut write)
+        },
+    )?;
+    Ok(tally)
+}
+
+/// What one game contributes to the output.
+struct GameReport {
+    output: Vec<u8>,
+    tally: Tally,
+}
+
+fn check_game(
+    file: &str,
+    text: &str,
+    parsed: ParsedGame,
+    not_utf8_at: Option<u32>,
+    settings: &Settings,
+) -> GameReport {
+    let src = &text[parsed.range];
+    let not_utf8 = not_utf8_at
+        .filter(|&at| parsed.range.contains(at))
+        .map(|at| not_utf8_diagnostic(src, at - parsed.range.start));
+    let diagnostics = game_diagnostics(&parsed.game, src, not_utf8, &settings.filter);
+    let mut tally = Tally { games: u64::from(is_game(&parsed.game)), ..Tally::default() };
+    let mut output = Vec::new();
+    if !diagnostics.is_empty() {
+        let game_text = GameText::new(file, text, parsed.range, parsed.first_line);
+        for d in &diagnostics {
+            tally.count(d.severity);
+            settings.renderer.render(&mut output, &game_text, d);
+        }
+    }
+    GameReport { output, tally }
+}
+
+/// `not-utf8` at the first character that was read as Latin-1 (`at`, relative to `src`).
+fn not_utf8_diagnostic(src: &str, at: u32) -> Diagnostic {
+    let c = src[at as usize..].chars().next().unwrap_or('\u{0}');
+    let range = TextRange::new(at, at + c.len_utf8() as u32);
+    Diagnostic::new(
+        Code::NotUtf8,
+        range,
+        format!(
+            "the file is not valid UTF-8: byte 0x{:02X} here, and every other byte that is not \
+             UTF-8, was read as Latin-1 (ISO 8859-1)",
+            u32::from(c)
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::cli::input::decode;
+
+    fn settings(renderer: Renderer) -> Settings {
+        Settings { filter: Filter { min_severity: Severity::Hint, ignored: vec![] }, renderer }
+    }
+
+    /// Check `bytes` with both renderers; the JSON gives one line per counted diagnostic, with
+    /// positions inside the text, and the human output one `-->` header per diagnostic.
+    fn check_both_ways(bytes: Vec<u8>) {
+        let (text, encoding) = decode(bytes);
+        let source = Source { name: "game.pgn".to_owned(), text, encoding };
+        let mut json = Vec::new();
+        let tally = check_source(&source, &settings(Renderer::Json), &mut json).unwrap();
+        let json = String::from_utf8(json).unwrap();
+        let diagnostics = tally.errors + tally.warnings + tally.infos + tally.hints;
+        assert_eq!(json.lines().count() as u64, diagnostics);
+        let lines = source.text.split('\n').count() as u64;
+        for line in json.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let (start, end) = (v["line"].as_u64().unwrap(), v["end_line"].as_u64().unwrap());
+            assert!(1 <= start && start <= end && end <= lines, "{line}");
+        }
+        let mut human = Vec::new();
+        let human_tally = check_source(
+            &source,
+            &settings(Renderer::Human(HumanRenderer::new(false))),
+            &mut human,
+        )
+        .unwrap();
+        assert_eq!(human_tally, tally);
+        let human = String::from_utf8(human).unwrap();
+        let headers = human.lines().filter(|l| l.trim_start().starts_with("--> game.pgn:")).count();
+        assert_eq!(headers as u64, diagnostics);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        #[test]
+        fn any_pgn_like_text_renders(text in "(\\[Event \"[a-zé]{0,4}\"\\]|\\[Result \"1-0\"\\]|1\\. |e4 |Nf3 |e5|0-0|\\{|\\}|\\(|\\)|\r|\n|\r\n| |\t|♘|𝄞|\u{FEFF}|\\$300|0-1|\\*|\"|;c|%e|[a-h1-8]{1,3}){0,60}") {
+            check_both_ways(text.into_bytes());
+        }
+
+        #[test]
+        fn any_bytes_render(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+            check_both_ways(bytes);
+        }
+    }
 }

@@ -1,9 +1,17 @@
 //! The command line: `pgn-lsp check` and `pgn-lsp fmt`; with no command (or `--stdio`, which
 //! VS Code's client appends), the language server.
 
+mod batches;
 mod check;
+mod config;
 mod fmt;
+mod game_report;
+mod game_text;
+mod human;
 pub mod input;
+mod json;
+mod progress;
+mod tally;
 
 use std::process::ExitCode;
 
@@ -31,6 +39,8 @@ enum Command {
     Fmt(fmt::FmtArgs),
 }
 
+/// Exit status when `check` found an error (or a warning, with `--deny-warnings`).
+pub const EXIT_FAILURE: u8 = 1;
 /// Exit status for usage and I/O errors (clap uses it too).
 pub const EXIT_USAGE: u8 = 2;
 

@@ -1,8 +1,31 @@
-//! The export-format printer (spec §8, §3.2): a small document IR and a greedy line filler.
+//! The export-format printer (spec §8, §3.2): each game becomes a small document IR of words
+//! and separators (`doc`), filled into lines by a greedy printer (`printer`). Formatting is
+//! idempotent and loses nothing (`content` states what "nothing" is, and tests hold it to
+//! that); a game with structural syntax errors is left byte for byte as it is.
+//!
+//! Submodules: `tags` (tag section), `movetext` (moves, numbers, annotations, variations),
+//! `comment` (brace comments), `annotation` (NAG spelling), `moves` (what the chess replay says
+//! about each move), `file` (whole files, game by game).
 
-use crate::syntax::Game;
+mod annotation;
+mod comment;
+pub mod content;
+mod doc;
+mod file;
+mod moves;
+mod movetext;
+mod printer;
+mod tags;
 
-/// Formatting options (CLI flags, `pgn-lsp.toml`, LSP settings).
+pub use annotation::{nag_digits, suffix_nag};
+pub use comment::normalized as normalized_comment;
+pub use file::{FormattedGame, GameOutput, KeepReason, format_games, format_text};
+pub use tags::unknown_value;
+
+use crate::syntax::{Game, Severity};
+
+/// Formatting options (CLI flags, `pgn-lsp.toml`, LSP settings). The default is the PGN export
+/// format.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FormatOptions {
     /// Lines are shorter than this many characters (§8.2.1: 80 means at most 79).
@@ -26,9 +49,56 @@ impl Default for FormatOptions {
     }
 }
 
+impl FormatOptions {
+    /// The most printing characters a line may hold.
+    pub fn max_columns(&self) -> usize {
+        self.line_width.saturating_sub(1)
+    }
+}
+
 /// The export-format text of one game (`src` is the game's own text), or `None` when the game
-/// has structural errors and must be left exactly as it is.
+/// has structural errors and must be left exactly as it is (or is kept for another
+/// [`KeepReason`]).
+///
+/// The text is the tag section and its empty line, then the movetext and its empty line
+/// (§8.1.1, §8.2.1); either is absent when the game has none. Line ends are LF (§3.2.2).
 pub fn format_game(game: &Game, src: &str, options: &FormatOptions) -> Option<String> {
-    let _ = (game, src, options);
-    None
+    format_or_keep(game, src, options).ok().map(|formatted| formatted.text)
+}
+
+/// A game in export format.
+pub(crate) struct Formatted {
+    pub text: String,
+    /// Whether the text has movetext elements (moves, a marker, ...), which end a tag section.
+    pub has_movetext: bool,
+}
+
+/// The game in export format, or why it is kept as it is (ranges relative to the game).
+/// Content comparison ([`content`]) states the same reasons independently where it can.
+pub(crate) fn format_or_keep(
+    game: &Game,
+    src: &str,
+    options: &FormatOptions,
+) -> Result<Formatted, KeepReason> {
+    if let Some(error) = game.diagnostics.iter().find(|d| d.severity == Severity::Error)
+        && game.has_structural_errors()
+    {
+        return Err(KeepReason::SyntaxError(error.clone()));
+    }
+    let facts = moves::move_facts(game, src);
+    if !moves::all_replayed(game, &facts) {
+        return Err(KeepReason::NotReplayed);
+    }
+    if movetext::loses_movetext(game, options) {
+        return Err(KeepReason::NoMovetextLeft);
+    }
+    let has_movetext = movetext::keeps_elements(game, options);
+    let mut text = String::with_capacity(src.len() + 64);
+    let notes = tags::write(game, src, options, &mut text);
+    let doc = movetext::build(game, src, &facts, &notes, options);
+    if !doc.is_empty() {
+        printer::print(&doc, options.max_columns(), &mut text);
+        text.push_str("\n\n");
+    }
+    Ok(Formatted { text, has_movetext })
 }

@@ -119,21 +119,21 @@ impl<'a> Parser<'a> {
     fn run(mut self) -> Game {
         let mut end = self.src.len() as u32;
         loop {
-            let tok = self.tok;
-            let step = match tok.kind {
+            let kind = self.tok.kind;
+            let step = match kind {
                 TokenKind::Eof => break,
                 TokenKind::Whitespace => {
                     self.bump();
                     Step::Continue
                 }
-                TokenKind::LBracket => self.on_bracket(tok),
+                TokenKind::LBracket => self.on_bracket(self.tok),
                 TokenKind::Comment | TokenKind::LineComment | TokenKind::Escape
                     if !self.in_movetext =>
                 {
-                    self.tag_note(tok);
+                    self.tag_note(self.tok);
                     Step::Continue
                 }
-                _ => self.on_movetext(tok),
+                _ => self.on_movetext(self.tok),
             };
             if let Step::EndAt(at) = step {
                 end = at;

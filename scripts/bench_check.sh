@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Speed of `pgn-lsp check` on one core (`--jobs 1`, JSON output to /dev/null) next to the
+# reference, pgn-reader + shakmaty validating the same file (../shared/bench/anchor.sh), in the
+# same run. Prints both throughputs and the ratio (above 1: pgn-lsp is faster). A benchmark, not
+# a test: absolute times vary with the machine's load, the ratio much less.
+#
+# Usage: scripts/bench_check.sh FILE[.zst] [REPEAT]   (builds the release binary first)
+set -euo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+anchor=${ANCHOR:-$repo/../shared/bench/anchor.sh}
+file=${1:?PGN file}; repeat=${2:-5}
+
+cargo build --quiet --release --manifest-path "$repo/Cargo.toml"
+bin=$repo/target/release/pgn-lsp
+if [[ $file == *.zst ]]; then
+  plain=$(mktemp); trap 'rm -f "$plain"' EXIT
+  zstd -q -d -c "$file" > "$plain"
+  file=$plain
+fi
+
+# anchor: "validate bytes=... seconds=S MB/s=..." where S is the total for REPEAT runs.
+reference=$("$anchor" validate "$file" "$repeat")
+anchor_seconds=$(sed -n 's/.* seconds=\([0-9.]*\).*/\1/p' <<< "$reference")
+
+start=$(date +%s.%N)
+for ((i = 0; i < repeat; i++)); do
+  status=0
+  "$bin" check --jobs 1 --format json "$file" > /dev/null || status=$?
+  [[ $status -le 1 ]] || { echo "pgn-lsp check failed with status $status" >&2; exit 1; }
+done
+ours_seconds=$(echo "$(date +%s.%N) - $start" | bc -l)
+
+bytes=$(stat -c %s "$file")
+awk -v b="$bytes" -v r="$repeat" -v a="$anchor_seconds" -v o="$ours_seconds" -v f="${1##*/}" 'BEGIN {
+  printf "%s: pgn-reader+shakmaty %.1f MB/s, pgn-lsp check -j1 %.1f MB/s, ratio %.2f\n",
+    f, b * r / a / 1e6, b * r / o / 1e6, a / o
+}'

@@ -1,0 +1,155 @@
+//! `pgn-lsp.toml`: project settings, found in the directory of the file being worked on or the
+//! nearest directory above it. Keys (all optional):
+//!
+//! ```toml
+//! line-width = 80          # lines are shorter than this (§8.2.1)
+//! reflow-comments = true   # re-flow the whitespace inside { } comments
+//! add-missing-tags = true  # add missing Seven Tag Roster tags
+//! reduced = false          # reduced export format (§3.2.4): deletes commentary and variations
+//! ```
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::fmt::FormatOptions;
+
+/// The file name looked for.
+pub const FILE_NAME: &str = "pgn-lsp.toml";
+
+/// The smallest line width that leaves room for a character.
+pub const MIN_LINE_WIDTH: usize = 2;
+
+/// The settings of one `pgn-lsp.toml`.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct Config {
+    pub line_width: Option<usize>,
+    pub reflow_comments: Option<bool>,
+    pub add_missing_tags: Option<bool>,
+    pub reduced: Option<bool>,
+}
+
+impl Config {
+    /// `options` with the settings this file makes.
+    pub fn apply(&self, mut options: FormatOptions) -> FormatOptions {
+        if let Some(width) = self.line_width {
+            options.line_width = width;
+        }
+        if let Some(reflow) = self.reflow_comments {
+            options.reflow_comments = reflow;
+        }
+        if let Some(add) = self.add_missing_tags {
+            options.add_missing_tags = add;
+        }
+        if let Some(reduced) = self.reduced {
+            options.reduced = reduced;
+        }
+        options
+    }
+
+    /// Read and check the settings in `path`.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let error = |message: String| ConfigError { path: path.to_owned(), message };
+        let text = std::fs::read_to_string(path).map_err(|e| error(e.to_string()))?;
+        let config: Config = toml::from_str(&text).map_err(|e| error(e.message().to_owned()))?;
+        if let Some(width) = config.line_width
+            && width < MIN_LINE_WIDTH
+        {
+            return Err(error(format!("line-width must be at least {MIN_LINE_WIDTH}")));
+        }
+        Ok(config)
+    }
+}
+
+/// A settings file that cannot be read or is not valid.
+#[derive(Debug)]
+pub struct ConfigError {
+    pub path: PathBuf,
+    pub message: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.message)
+    }
+}
+
+/// Finds the settings for directories, reading each settings file once.
+#[derive(Default)]
+pub struct ConfigFinder {
+    /// Directory → the settings that apply there (`None`: no settings file up to the root).
+    found: HashMap<PathBuf, Option<Config>>,
+}
+
+impl ConfigFinder {
+    /// The settings for files in `dir`: those of the nearest `pgn-lsp.toml` in `dir` or above.
+    pub fn for_dir(&mut self, dir: &Path) -> Result<Option<Config>, ConfigError> {
+        let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_owned());
+        if let Some(known) = self.found.get(&dir) {
+            return Ok(known.clone());
+        }
+        let candidate = dir.join(FILE_NAME);
+        let config = if candidate.is_file() {
+            Some(Config::load(&candidate)?)
+        } else {
+            match dir.parent() {
+                Some(parent) => self.for_dir(parent)?,
+                None => None,
+            }
+        };
+        self.found.insert(dir, config.clone());
+        Ok(config)
+    }
+
+    /// The settings for `file` (`-`: standard input, for which the current directory counts).
+    pub fn for_file(&mut self, file: &str) -> Result<Option<Config>, ConfigError> {
+        let dir = match Path::new(file).parent() {
+            Some(parent) if file != "-" && !parent.as_os_str().is_empty() => parent.to_owned(),
+            _ => PathBuf::from("."),
+        };
+        self.for_dir(&dir)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, text: &str) {
+        std::fs::write(dir.join(FILE_NAME), text).unwrap();
+    }
+
+    #[test]
+    fn nearest_file_above_applies() {
+        let root = tempfile::tempdir().unwrap();
+        let nested = root.path().join("a/b");
+        std::fs::create_dir_all(&nested).unwrap();
+        write(root.path(), "line-width = 60\nreflow-comments = false\n");
+        let config = ConfigFinder::default().for_dir(&nested).unwrap().unwrap();
+        let options = config.apply(FormatOptions::default());
+        assert_eq!(options.line_width, 60);
+        assert!(!options.reflow_comments);
+        assert!(options.add_missing_tags && !options.reduced);
+
+        write(&root.path().join("a"), "reduced = true\n");
+        let config = ConfigFinder::default().for_dir(&nested).unwrap().unwrap();
+        let options = config.apply(FormatOptions::default());
+        assert_eq!(options, FormatOptions { reduced: true, ..FormatOptions::default() });
+    }
+
+    #[test]
+    fn unknown_keys_and_bad_values_are_errors() {
+        let root = tempfile::tempdir().unwrap();
+        write(root.path(), "line-widht = 60\n");
+        let e = ConfigFinder::default().for_dir(root.path()).unwrap_err();
+        assert!(e.message.contains("line-widht"), "{e}");
+        write(root.path(), "line-width = 1\n");
+        let e = ConfigFinder::default().for_dir(root.path()).unwrap_err();
+        assert!(e.message.contains("at least 2"), "{e}");
+        write(root.path(), "reduced = \"yes\"\n");
+        assert!(ConfigFinder::default().for_dir(root.path()).is_err());
+    }
+}

@@ -1,0 +1,90 @@
+//! What `check` reports for one game: the parser's diagnostics and the chess analysis's, plus
+//! a file-level diagnostic that falls inside the game, filtered by the user's choice and in
+//! text order. Ranges stay relative to the game's start.
+
+use crate::chess;
+use crate::syntax::{Code, Diagnostic, Game, Severity};
+
+/// Which diagnostics the user wants to see.
+#[derive(Clone, Debug)]
+pub struct Filter {
+    /// The least severe severity shown.
+    pub min_severity: Severity,
+    /// Codes never shown.
+    pub ignored: Vec<Code>,
+}
+
+impl Filter {
+    pub fn keeps(&self, d: &Diagnostic) -> bool {
+        d.severity <= self.min_severity && !self.ignored.contains(&d.code)
+    }
+}
+
+/// The diagnostics of `game` (whose text is `src`) that pass `filter`, sorted by position;
+/// `extra` is a file-level diagnostic already made relative to this game.
+pub fn game_diagnostics(
+    game: &Game,
+    src: &str,
+    extra: Option<Diagnostic>,
+    filter: &Filter,
+) -> Vec<Diagnostic> {
+    let analysis = chess::analyze(game, src);
+    let mut diagnostics: Vec<Diagnostic> = game
+        .diagnostics
+        .iter()
+        .cloned()
+        .chain(analysis.diagnostics)
+        .chain(extra)
+        .filter(|d| filter.keeps(d))
+        .collect();
+    diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
+    diagnostics
+}
+
+/// Whether a parsed chunk of text holds a game at all (tags or movetext), as opposed to the
+/// blank lines or stray comments at the end of a file.
+pub fn is_game(game: &Game) -> bool {
+    !game.tags.is_empty() || !game.nodes.is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::parse_game;
+
+    fn codes(src: &str, filter: &Filter) -> Vec<&'static str> {
+        let game = parse_game(src);
+        game_diagnostics(&game, src, None, filter).iter().map(|d| d.code.as_str()).collect()
+    }
+
+    #[test]
+    fn filter_hides_less_severe_and_ignored_codes() {
+        // No tags (information), a stray `)` (error), no result (warning, on the last move),
+        // an empty variation (warning).
+        let src = "1. e4 ) e5 ()";
+        let all = Filter { min_severity: Severity::Hint, ignored: vec![] };
+        assert_eq!(
+            codes(src, &all),
+            ["missing-tag", "unexpected-token", "missing-result", "empty-variation"]
+        );
+        let warnings = Filter { min_severity: Severity::Warning, ignored: vec![] };
+        assert_eq!(
+            codes(src, &warnings),
+            ["unexpected-token", "missing-result", "empty-variation"]
+        );
+        let errors = Filter { min_severity: Severity::Error, ignored: vec![] };
+        assert_eq!(codes(src, &errors), ["unexpected-token"]);
+        let ignoring = Filter {
+            min_severity: Severity::Hint,
+            ignored: vec![Code::EmptyVariation, Code::MissingTag],
+        };
+        assert_eq!(codes(src, &ignoring), ["unexpected-token", "missing-result"]);
+    }
+
+    #[test]
+    fn blank_chunks_are_not_games() {
+        assert!(!is_game(&parse_game("\n\n")));
+        assert!(is_game(&parse_game("[Event \"x\"]\n")));
+        assert!(is_game(&parse_game("e4 *")));
+    }
+}

@@ -1,0 +1,191 @@
+//! The movetext section as a document (§8.2): move numbers recomputed from the position,
+//! canonical SAN for legal moves (§8.2.3.7) and moves that are not legal as written, suffix
+//! annotations as NAGs (§8.2.3.8), comments, variations as `(2. f4 exf4)`, and the termination
+//! marker as written (§8.2.6).
+//!
+//! Move numbers (§8.2.2.2): every White move has `N.`; a Black move has `N...` when it opens
+//! the game or a variation, or when anything other than its White move comes right before it
+//! (a comment, a NAG or glyph, a variation, an escape line). The `e.p.` mark some files write
+//! after an en-passant capture is kept, as part of its move.
+
+use super::FormatOptions;
+use super::annotation::{nag_digits, suffix_nag};
+use super::comment;
+use super::doc::{Doc, Sep};
+use super::moves::MoveFact;
+use crate::chess;
+use crate::syntax::{Game, NodeKind, TagSectionNote};
+
+/// The movetext of `game`, opened by the `notes` of the tag section that belong to it.
+pub(crate) fn build(
+    game: &Game,
+    src: &str,
+    facts: &[Option<MoveFact>],
+    notes: &[&TagSectionNote],
+    options: &FormatOptions,
+) -> Doc {
+    let mut out = Builder { doc: Doc::default(), sep: Sep::Space, after_move: false, options };
+    for note in notes {
+        out.commentary(note.kind, &src[note.range]);
+    }
+    // In reduced export format, how deep inside a variation being left out we are.
+    let mut skipped_depth = 0u32;
+    for (node, fact) in game.nodes.iter().zip(facts) {
+        let text = &src[node.range];
+        if options.reduced {
+            match node.kind {
+                NodeKind::VariationStart => skipped_depth += 1,
+                NodeKind::VariationEnd => skipped_depth = skipped_depth.saturating_sub(1),
+                NodeKind::Move | NodeKind::NullMove | NodeKind::Result | NodeKind::Unexpected
+                    if skipped_depth == 0 =>
+                {
+                    out.element(node.kind, text, fact.as_ref())
+                }
+                _ => {}
+            }
+        } else {
+            out.element(node.kind, text, fact.as_ref());
+        }
+    }
+    out.doc
+}
+
+/// Whether formatting would leave `game` without the movetext that makes it read as it does:
+/// a movetext of move numbers and commentary alone (which, without its numbers, would read as
+/// part of the tag section, or of the next game's); and, in reduced export format, a movetext
+/// with nothing but commentary, NAGs and variations, or none at all (a tag section whose
+/// non-roster tags go would no longer be told apart from the next game's).
+pub(crate) fn loses_movetext(game: &Game, options: &FormatOptions) -> bool {
+    !keeps_elements(game, options) && (options.reduced || !game.nodes.is_empty())
+}
+
+/// Whether formatting leaves the movetext of `game` an element other than commentary: a move,
+/// an annotation, a variation or a termination marker.
+pub(crate) fn keeps_elements(game: &Game, options: &FormatOptions) -> bool {
+    let mut depth = 0u32;
+    game.nodes.iter().any(|node| match node.kind {
+        NodeKind::MoveNumber | NodeKind::Comment | NodeKind::LineComment | NodeKind::Escape => {
+            false
+        }
+        _ if !options.reduced => true,
+        NodeKind::VariationStart => {
+            depth += 1;
+            false
+        }
+        NodeKind::VariationEnd => {
+            depth = depth.saturating_sub(1);
+            false
+        }
+        NodeKind::Move | NodeKind::NullMove | NodeKind::Result | NodeKind::Unexpected => depth == 0,
+        _ => false,
+    })
+}
+
+struct Builder<'o> {
+    doc: Doc,
+    /// The separator before the next word.
+    sep: Sep,
+    /// Whether the last word written was a move (or its `e.p.` mark).
+    after_move: bool,
+    options: &'o FormatOptions,
+}
+
+impl Builder<'_> {
+    fn word(&mut self, text: &str) {
+        self.doc.push(std::mem::replace(&mut self.sep, Sep::Space), text);
+        self.after_move = false;
+    }
+
+    fn element(&mut self, kind: NodeKind, text: &str, fact: Option<&MoveFact>) {
+        match kind {
+            NodeKind::MoveNumber => {}
+            NodeKind::Move | NodeKind::NullMove => self.chess_move(text, fact),
+            NodeKind::Suffix => match suffix_nag(text) {
+                Some(nag) => {
+                    self.doc.push_display(std::mem::replace(&mut self.sep, Sep::Space), Nag(nag));
+                    self.after_move = false;
+                }
+                None => self.word(text),
+            },
+            NodeKind::Nag => {
+                let sep = std::mem::replace(&mut self.sep, Sep::Space);
+                self.doc.push_with(sep, |out| {
+                    out.push('$');
+                    out.push_str(nag_digits(text));
+                });
+                self.after_move = false;
+            }
+            NodeKind::EnPassantMark => {
+                let after_move = self.after_move;
+                self.word(text);
+                self.after_move = after_move;
+            }
+            NodeKind::VariationStart => {
+                self.word("(");
+                self.sep = Sep::Join;
+            }
+            NodeKind::VariationEnd => {
+                self.sep = Sep::Join;
+                self.word(")");
+            }
+            NodeKind::Comment | NodeKind::LineComment | NodeKind::Escape => {
+                self.commentary(kind, text)
+            }
+            NodeKind::Glyph | NodeKind::Result | NodeKind::Unexpected => self.word(text),
+        }
+    }
+
+    /// A move with its number when it needs one (§8.2.2.2).
+    fn chess_move(&mut self, text: &str, fact: Option<&MoveFact>) {
+        let Some(fact) = fact else {
+            self.word(text);
+            self.after_move = true;
+            return;
+        };
+        let sep = std::mem::replace(&mut self.sep, Sep::Space);
+        let san_sep = if fact.turn.is_white() {
+            self.doc.push_display(sep, format_args!("{}.", fact.fullmove));
+            Sep::Space
+        } else if !self.after_move {
+            self.doc.push_display(sep, format_args!("{}...", fact.fullmove));
+            Sep::Space
+        } else {
+            sep
+        };
+        match &fact.san {
+            Some(san) => self.doc.push(san_sep, &chess::san_plus_text(*san)),
+            None => self.doc.push(san_sep, text),
+        }
+        self.after_move = true;
+    }
+
+    /// A `{ }` comment, a `;` comment (the line ends after it) or a `%` escape line (a line of
+    /// its own, verbatim, §6).
+    fn commentary(&mut self, kind: NodeKind, text: &str) {
+        let sep = std::mem::replace(&mut self.sep, Sep::Space);
+        match kind {
+            NodeKind::Comment => {
+                comment::push(&mut self.doc, sep, comment::body(text), self.options.reflow_comments)
+            }
+            NodeKind::LineComment => {
+                self.doc.push(sep, text.trim_end());
+                self.doc.end_line();
+            }
+            _ => {
+                self.doc.end_line();
+                self.doc.push(sep, text);
+                self.doc.end_line();
+            }
+        }
+        self.after_move = false;
+    }
+}
+
+/// A NAG in export form.
+struct Nag(u8);
+
+impl std::fmt::Display for Nag {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "${}", self.0)
+    }
+}

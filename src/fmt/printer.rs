@@ -1,0 +1,109 @@
+//! The greedy line filler (§8.2.1): words go on the current line while it stays within the
+//! width, so every line holds as many tokens as fit; a line never starts or ends with a space.
+//! A unit of words tied together (by `Sep::Tie` or `Sep::Join`) moves to the next line as a
+//! whole; a unit wider than the line gets a line of its own.
+
+use super::doc::{Doc, Sep, Word};
+
+/// Print `doc` into `out` with at most `max_width` printing characters per line where the words
+/// allow it. Adds no final line break.
+pub(crate) fn print(doc: &Doc, max_width: usize, out: &mut String) {
+    let words = doc.words();
+    let mut column = 0usize;
+    for (i, word) in words.iter().enumerate() {
+        if i > 0 {
+            match word.sep {
+                Sep::Line => {
+                    out.push('\n');
+                    column = 0;
+                }
+                Sep::Space if column > 0 && column + 1 + unit_width(&words[i..]) <= max_width => {
+                    out.push(' ');
+                    column += 1;
+                }
+                Sep::Space if column > 0 => {
+                    out.push('\n');
+                    column = 0;
+                }
+                Sep::Space | Sep::Join => {}
+                Sep::Tie => {
+                    out.push(' ');
+                    column += 1;
+                }
+            }
+        }
+        out.push_str(doc.word_text(word));
+        column = match word.last_width {
+            Some(last) => last,
+            None => column + word.first_width,
+        };
+    }
+}
+
+/// The width, up to its first line end, of the unit that starts with `words[0]`: the word and
+/// the words tied or joined to it.
+fn unit_width(words: &[Word]) -> usize {
+    let mut width = 0;
+    for (i, word) in words.iter().enumerate() {
+        match word.sep {
+            _ if i == 0 => {}
+            Sep::Tie => width += 1,
+            Sep::Join => {}
+            Sep::Space | Sep::Line => break,
+        }
+        width += word.first_width;
+        if word.last_width.is_some() {
+            break;
+        }
+    }
+    width
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn printed(words: &[(Sep, &str)], max_width: usize) -> String {
+        let mut doc = Doc::default();
+        for &(sep, text) in words {
+            doc.push(sep, text);
+        }
+        let mut out = String::new();
+        print(&doc, max_width, &mut out);
+        out
+    }
+
+    #[test]
+    fn fills_lines_greedily_without_edge_spaces() {
+        let words =
+            [(Sep::Space, "aaa"), (Sep::Space, "bb"), (Sep::Space, "cc"), (Sep::Space, "d")];
+        assert_eq!(printed(&words, 6), "aaa bb\ncc d");
+        assert_eq!(printed(&words, 5), "aaa\nbb cc\nd");
+    }
+
+    #[test]
+    fn tied_and_joined_words_move_together() {
+        let words = [(Sep::Space, "xx"), (Sep::Space, "("), (Sep::Join, "ab"), (Sep::Tie, "cd")];
+        assert_eq!(printed(&words, 8), "xx\n(ab cd");
+        assert_eq!(printed(&words, 9), "xx (ab cd");
+    }
+
+    #[test]
+    fn a_unit_wider_than_the_line_gets_its_own_line() {
+        let words = [(Sep::Space, "a"), (Sep::Space, "0123456789"), (Sep::Space, "b")];
+        assert_eq!(printed(&words, 5), "a\n0123456789\nb");
+    }
+
+    #[test]
+    fn line_separators_and_multi_line_words() {
+        let words = [(Sep::Space, ";x"), (Sep::Line, "{ a\nbcd }"), (Sep::Space, "ef")];
+        assert_eq!(printed(&words, 9), ";x\n{ a\nbcd } ef");
+        assert_eq!(printed(&words, 7), ";x\n{ a\nbcd }\nef");
+    }
+
+    #[test]
+    fn width_counts_characters_not_bytes() {
+        let words = [(Sep::Space, "♘♘♘"), (Sep::Space, "é")];
+        assert_eq!(printed(&words, 5), "♘♘♘ é");
+    }
+}

@@ -1,0 +1,170 @@
+//! The tag pair section in export format (§8.1): the Seven Tag Roster first and in its order
+//! (§8.1.1), missing roster tags added with their unknown values, then the other tags in ASCII
+//! order of their names; one `[Name "value"]` per line with `"` and `\` escaped (§7); an empty
+//! line after the section.
+//!
+//! Comments and escape lines of the tag section are never dropped. Those after the last tag pair
+//! are the game's opening commentary and are printed at the start of the movetext, where the
+//! parser finds them in the same place again (`{ Game comment } 1. e4`). Those between tag pairs
+//! stay after the tag pair they followed (and so move with it), one per line, unless that tag
+//! pair is printed last: then they join the opening commentary. Those before the first tag pair
+//! stay before the section.
+
+use std::borrow::Cow;
+
+use super::FormatOptions;
+use super::comment;
+use super::doc::{Doc, Sep};
+use super::printer::print;
+use crate::chess::SEVEN_TAG_ROSTER;
+use crate::syntax::{Game, NodeKind, Tag, TagSectionNote, escape_string};
+
+/// The value given to a roster tag the game lacks: the roster's unknown value (`?`,
+/// `????.??.??`, §8.1.1), except for the Result tag, which takes the game's termination marker
+/// (`1/2-1/2` for the draw markers `1/2` and `½-½`), or `*` without one.
+pub fn unknown_value<'a>(name: &str, game: &Game, src: &'a str) -> &'a str {
+    match (name, game.result_node().map(|n| &src[n.range])) {
+        ("Result", Some(marker @ ("1-0" | "0-1" | "1/2-1/2" | "*"))) => marker,
+        ("Result", Some(_)) => "1/2-1/2",
+        _ => SEVEN_TAG_ROSTER.iter().find(|(n, _)| *n == name).map_or("?", |(_, unknown)| unknown),
+    }
+}
+
+/// The roster's tag names, in export order.
+pub(crate) fn roster_names() -> impl Iterator<Item = &'static str> {
+    SEVEN_TAG_ROSTER.iter().map(|(name, _)| *name)
+}
+
+/// The place of `name` in the roster.
+fn roster_rank(name: &str) -> Option<usize> {
+    SEVEN_TAG_ROSTER.iter().position(|(n, _)| *n == name)
+}
+
+/// Whether the game has anything that makes it a game (tags or movetext); text with neither
+/// (comments alone) gets no tags added.
+pub(crate) fn is_game(game: &Game) -> bool {
+    !game.tags.is_empty() || !game.nodes.is_empty()
+}
+
+/// A line of the output tag section.
+enum TagLine<'g> {
+    /// A tag pair of the input, with its index.
+    Input(usize, &'g Tag),
+    /// A missing roster tag.
+    Added(&'static str),
+}
+
+impl TagLine<'_> {
+    fn name<'s>(&self, src: &'s str) -> &'s str {
+        match self {
+            TagLine::Input(_, tag) => tag.name(src),
+            TagLine::Added(name) => name,
+        }
+    }
+}
+
+/// The tag section's lines in export order.
+fn ordered<'g>(game: &'g Game, src: &str, options: &FormatOptions) -> Vec<TagLine<'g>> {
+    let mut lines: Vec<TagLine<'g>> = game
+        .tags
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| !options.reduced || roster_rank(t.name(src)).is_some())
+        .map(|(i, t)| TagLine::Input(i, t))
+        .collect();
+    if options.add_missing_tags && is_game(game) {
+        for name in roster_names() {
+            if game.tag(name, src).is_none() {
+                lines.push(TagLine::Added(name));
+            }
+        }
+    }
+    // Stable: repeated tags keep their input order.
+    lines.sort_by(|a, b| {
+        let (a, b) = (a.name(src), b.name(src));
+        let rank = |name| roster_rank(name).unwrap_or(SEVEN_TAG_ROSTER.len());
+        (rank(a), a).cmp(&(rank(b), b))
+    });
+    lines
+}
+
+/// Write the tag section (with its empty line) of `game` to `out`; returns the notes that belong
+/// at the start of the movetext.
+pub(crate) fn write<'g>(
+    game: &'g Game,
+    src: &str,
+    options: &FormatOptions,
+    out: &mut String,
+) -> Vec<&'g TagSectionNote> {
+    let lines = ordered(game, src, options);
+    let notes: &'g [TagSectionNote] = if options.reduced { &[] } else { &game.tag_notes };
+    if lines.is_empty() {
+        return notes.iter().collect();
+    }
+    let last_line = match lines.last() {
+        Some(TagLine::Input(i, _)) => Some(*i),
+        _ => None,
+    };
+    let place = |note: &TagSectionNote| place(note, game.tags.len(), last_line);
+    for note in notes.iter().filter(|n| place(n) == Place::BeforeTags) {
+        write_note(note, src, options, out);
+    }
+    for line in &lines {
+        match line {
+            TagLine::Input(i, tag) => {
+                let value = tag.value.map_or(Cow::Borrowed(""), |_| tag.value(src));
+                write_tag(tag.name(src), &value, out);
+                for note in notes.iter().filter(|n| place(n) == Place::AfterTag(*i)) {
+                    write_note(note, src, options, out);
+                }
+            }
+            TagLine::Added(name) => write_tag(name, unknown_value(name, game, src), out),
+        }
+    }
+    out.push('\n');
+    notes.iter().filter(|n| place(n) == Place::GameComment).collect()
+}
+
+/// Where a comment or escape line of the tag section goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Place {
+    /// Before the first tag pair.
+    BeforeTags,
+    /// After the input tag pair with this index.
+    AfterTag(usize),
+    /// At the start of the movetext: notes after the last tag pair of the input, or after the
+    /// tag pair printed last.
+    GameComment,
+}
+
+fn place(note: &TagSectionNote, input_tags: usize, printed_last: Option<usize>) -> Place {
+    match note.after_tags as usize {
+        n if n == input_tags => Place::GameComment,
+        0 => Place::BeforeTags,
+        n if Some(n - 1) == printed_last => Place::GameComment,
+        n => Place::AfterTag(n - 1),
+    }
+}
+
+fn write_tag(name: &str, value: &str, out: &mut String) {
+    out.push('[');
+    out.push_str(name);
+    out.push(' ');
+    out.push_str(&escape_string(value));
+    out.push_str("]\n");
+}
+
+/// A comment or escape line of the tag section, on a line of its own.
+fn write_note(note: &TagSectionNote, src: &str, options: &FormatOptions, out: &mut String) {
+    let text = &src[note.range];
+    match note.kind {
+        NodeKind::Comment => {
+            let mut doc = Doc::default();
+            comment::push(&mut doc, Sep::Space, comment::body(text), options.reflow_comments);
+            print(&doc, options.max_columns(), out);
+        }
+        NodeKind::LineComment => out.push_str(text.trim_end()),
+        _ => out.push_str(text),
+    }
+    out.push('\n');
+}

@@ -1,0 +1,188 @@
+//! The `pgn-lsp fmt` command, run as a process: standard input to standard output, in-place
+//! rewriting (atomic, permissions and links kept, untouched when already formatted), `--check`,
+//! `--diff`, options from flags and `pgn-lsp.toml`, encodings, reports and exit statuses.
+
+use std::fs;
+use std::io::Write;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+const MESSY: &str = "[White \"A\"]\n[Event \"E\"]\n\n1.e4 e5 2.Nf3!   {a\n comment} Nc6 *\n";
+const FORMATTED: &str = "[Event \"E\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n\
+[White \"A\"]\n[Black \"?\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 $1 { a comment } 2... Nc6 *\n\n";
+
+fn pgn_lsp(args: &[&str], dir: &Path, stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pgn-lsp"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> &str {
+    std::str::from_utf8(bytes).unwrap()
+}
+
+#[test]
+fn standard_input_goes_to_standard_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = pgn_lsp(&["fmt"], dir.path(), MESSY.as_bytes());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), FORMATTED);
+    let out = pgn_lsp(&["fmt", "-"], dir.path(), FORMATTED.as_bytes());
+    assert_eq!(text(&out.stdout), FORMATTED);
+}
+
+#[test]
+fn files_are_rewritten_in_place_keeping_permissions() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("games.pgn");
+    fs::write(&file, MESSY).unwrap();
+    fs::set_permissions(&file, fs::Permissions::from_mode(0o640)).unwrap();
+    let out = pgn_lsp(&["fmt", "games.pgn"], dir.path(), b"");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(out.stdout.is_empty());
+    assert_eq!(fs::read_to_string(&file).unwrap(), FORMATTED);
+    assert_eq!(fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o640);
+    let names: Vec<_> = fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names, ["games.pgn"], "no temporary file is left behind");
+}
+
+#[test]
+fn formatted_files_are_not_touched() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("games.pgn");
+    fs::write(&file, FORMATTED).unwrap();
+    let inode = fs::metadata(&file).unwrap().ino();
+    let out = pgn_lsp(&["fmt", "games.pgn"], dir.path(), b"");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(fs::metadata(&file).unwrap().ino(), inode, "the file was replaced");
+}
+
+#[test]
+fn a_file_that_only_loses_trailing_blank_lines_is_shortened() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("games.pgn");
+    fs::write(&file, format!("{FORMATTED}\n\n\n")).unwrap();
+    pgn_lsp(&["fmt", "games.pgn"], dir.path(), b"");
+    assert_eq!(fs::read_to_string(&file).unwrap(), FORMATTED);
+}
+
+#[test]
+fn a_link_is_followed_and_stays_a_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("target.pgn");
+    let link = dir.path().join("link.pgn");
+    fs::write(&target, MESSY).unwrap();
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let out = pgn_lsp(&["fmt", "link.pgn"], dir.path(), b"");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert_eq!(fs::read_to_string(&target).unwrap(), FORMATTED);
+}
+
+#[test]
+fn check_lists_files_that_would_change_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("messy.pgn"), MESSY).unwrap();
+    fs::write(dir.path().join("clean.pgn"), FORMATTED).unwrap();
+    let out = pgn_lsp(&["fmt", "--check", "messy.pgn", "clean.pgn"], dir.path(), b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), "messy.pgn\n");
+    assert_eq!(fs::read_to_string(dir.path().join("messy.pgn")).unwrap(), MESSY);
+    let out = pgn_lsp(&["fmt", "--check", "clean.pgn"], dir.path(), b"");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty());
+    let out = pgn_lsp(&["fmt", "--check", "-"], dir.path(), MESSY.as_bytes());
+    assert_eq!((out.status.code(), text(&out.stdout)), (Some(1), "<stdin>\n"));
+}
+
+#[test]
+fn diff_prints_a_unified_diff_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("messy.pgn"), MESSY).unwrap();
+    let out = pgn_lsp(&["fmt", "--diff", "messy.pgn"], dir.path(), b"");
+    assert_eq!(out.status.code(), Some(0));
+    let diff = text(&out.stdout);
+    assert!(diff.starts_with("--- a/messy.pgn\n+++ b/messy.pgn\n@@ "), "{diff}");
+    assert!(diff.contains("\n-1.e4 e5 2.Nf3!   {a\n"), "{diff}");
+    assert!(diff.contains("\n+1. e4 e5 2. Nf3 $1 { a comment } 2... Nc6 *\n"), "{diff}");
+    assert!(diff.contains("\n+[Site \"?\"]\n"), "{diff}");
+    assert_eq!(fs::read_to_string(dir.path().join("messy.pgn")).unwrap(), MESSY);
+    let out = pgn_lsp(&["fmt", "--diff", "--check", "messy.pgn"], dir.path(), b"");
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn options_come_from_the_nearest_config_file_and_flags_override_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let nested = dir.path().join("games/2024");
+    fs::create_dir_all(&nested).unwrap();
+    fs::write(dir.path().join("pgn-lsp.toml"), "line-width = 20\nadd-missing-tags = false\n")
+        .unwrap();
+    let game = "[Event \"E\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n";
+    fs::write(nested.join("g.pgn"), game).unwrap();
+    pgn_lsp(&["fmt", "games/2024/g.pgn"], dir.path(), b"");
+    let narrow = "[Event \"E\"]\n\n1. e4 e5 2. Nf3 Nc6\n3. Bb5 a6 *\n\n";
+    assert_eq!(fs::read_to_string(nested.join("g.pgn")).unwrap(), narrow);
+
+    let out = pgn_lsp(&["fmt", "--line-width", "80", "-"], &nested, game.as_bytes());
+    assert_eq!(text(&out.stdout), "[Event \"E\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n\n");
+    let out = pgn_lsp(&["fmt", "--reduced", "-"], &nested, b"1. e4 {c} e5 $1 (1... c5) *");
+    assert_eq!(text(&out.stdout), "1. e4 e5 *\n\n");
+    let out = pgn_lsp(&["fmt", "--no-reflow-comments", "-"], &nested, b"1. e4 {a\n  b} *");
+    assert_eq!(text(&out.stdout), "1. e4 { a\n  b } *\n\n");
+    let out = pgn_lsp(&["fmt", "--no-add-missing-tags", "-"], &nested, b"1. e4 *");
+    assert_eq!(text(&out.stdout), "1. e4 *\n\n");
+}
+
+#[test]
+fn usage_config_and_io_errors_exit_with_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = pgn_lsp(&["fmt", "--line-width", "1", "-"], dir.path(), b"");
+    assert_eq!(out.status.code(), Some(2));
+
+    fs::write(dir.path().join("ok.pgn"), MESSY).unwrap();
+    let out = pgn_lsp(&["fmt", "missing.pgn", "ok.pgn"], dir.path(), b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("missing.pgn"), "{}", text(&out.stderr));
+    assert_eq!(fs::read_to_string(dir.path().join("ok.pgn")).unwrap(), FORMATTED);
+
+    fs::write(dir.path().join("pgn-lsp.toml"), "line-widht = 60\n").unwrap();
+    let out = pgn_lsp(&["fmt", "ok.pgn"], dir.path(), b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("pgn-lsp.toml"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn latin1_files_are_written_back_in_latin1() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("latin1.pgn");
+    fs::write(&file, b"[Event \"Caf\xe9\"]\n\n1.e4 {d\xe9j\xe0 vu} *\n").unwrap();
+    let out = pgn_lsp(&["fmt", "--no-add-missing-tags", "latin1.pgn"], dir.path(), b"");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let expected: &[u8] = b"[Event \"Caf\xe9\"]\n\n1. e4 { d\xe9j\xe0 vu } *\n\n";
+    assert_eq!(fs::read(&file).unwrap(), expected);
+}
+
+#[test]
+fn games_with_structural_errors_are_kept_and_reported_with_their_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let input =
+        "[Event \"a\"]\n\n1.e4 *\n\n[Event \"b\"]\n\n1.e4 {open\n\n[Event \"c\"]\n\n1.d4 *\n";
+    fs::write(dir.path().join("g.pgn"), input).unwrap();
+    let out = pgn_lsp(&["fmt", "--no-add-missing-tags", "g.pgn"], dir.path(), b"");
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = text(&out.stderr);
+    assert!(stderr.starts_with("g.pgn:7: game kept as it is: "), "{stderr}");
+    assert!(stderr.contains("[unterminated-comment]"), "{stderr}");
+    let expected =
+        "[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1.e4 {open\n\n[Event \"c\"]\n\n1. d4 *\n\n";
+    assert_eq!(fs::read_to_string(dir.path().join("g.pgn")).unwrap(), expected);
+}
