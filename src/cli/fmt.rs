@@ -207,7 +207,7 @@ fn open_temp(file: &str) -> io::Result<(NamedTempFile, BufWriter<File>)> {
 
 /// The bytes of `text` in the encoding the file was read in.
 fn encode<'t>(text: &'t str, source: &Source) -> Result<Cow<'t, [u8]>, Failure> {
-    if !source.latin1 || text.is_ascii() {
+    if !source.is_latin1() || text.is_ascii() {
         return Ok(Cow::Borrowed(text.as_bytes()));
     }
     text.chars().map(u8::try_from).collect::<Result<Vec<u8>, _>>().map(Cow::Owned).map_err(|_| {
