@@ -4,7 +4,7 @@
 
 mod lsp_client;
 
-use lsp_client::{Client, neovim_capabilities, position, vscode_capabilities};
+use lsp_client::{Client, apply_edits, neovim_capabilities, position, vscode_capabilities};
 use serde_json::{Value, json};
 use shakmaty::fen::Fen;
 use shakmaty::san::San;
@@ -99,6 +99,20 @@ fn hover_in_a_nested_variation_gives_the_fen_after_the_move() {
     let result = hover(&mut client, text, text.find("4. Nc3)").unwrap() + 3, "utf-8");
     let fen = fen_after(&["e4", "e5", "f4", "d5", "exd5", "e4", "Nc3"]);
     assert!(result["contents"]["value"].as_str().unwrap().contains(&fen), "{result}");
+}
+
+#[test]
+fn formatting_gives_export_format() {
+    let text = include_str!("fixtures/lsp/messy.pgn");
+    let mut client = start(&[], vscode_capabilities());
+    client.open(URI, text);
+    let options = json!({ "tabSize": 4, "insertSpaces": true });
+    let edits = client.call(
+        "textDocument/formatting",
+        json!({ "textDocument": { "uri": URI }, "options": options }),
+    );
+    let formatted = apply_edits(text, &edits, "utf-16");
+    assert_eq!(formatted, include_str!("fixtures/lsp/messy.formatted.pgn"));
 }
 
 #[test]

@@ -216,3 +216,46 @@ pub fn position(text: &str, offset: usize, encoding: &str) -> Value {
     };
     json!({ "line": line, "character": character })
 }
+
+/// The byte offset of an LSP position in `text` (lines end at `\n`).
+pub fn offset(text: &str, pos: &Value, encoding: &str) -> usize {
+    let line = pos["line"].as_u64().unwrap() as usize;
+    let character = pos["character"].as_u64().unwrap() as usize;
+    let line_start = if line == 0 {
+        0
+    } else {
+        text.match_indices('\n').nth(line - 1).map_or(text.len(), |(i, _)| i + 1)
+    };
+    let mut units = 0;
+    for (i, c) in text[line_start..].char_indices() {
+        if units >= character || c == '\n' {
+            return line_start + i;
+        }
+        units += match encoding {
+            "utf-8" => c.len_utf8(),
+            "utf-16" => c.len_utf16(),
+            _ => 1,
+        };
+    }
+    text.len()
+}
+
+/// `text` with LSP `TextEdit`s applied.
+pub fn apply_edits(text: &str, edits: &Value, encoding: &str) -> String {
+    let mut edits: Vec<(usize, usize, &str)> = edits
+        .as_array()
+        .expect("an array of edits")
+        .iter()
+        .map(|e| {
+            let start = offset(text, &e["range"]["start"], encoding);
+            let end = offset(text, &e["range"]["end"], encoding);
+            (start, end, e["newText"].as_str().unwrap())
+        })
+        .collect();
+    edits.sort_by_key(|&(start, _, _)| std::cmp::Reverse(start));
+    let mut out = text.to_owned();
+    for (start, end, new_text) in edits {
+        out.replace_range(start..end, new_text);
+    }
+    out
+}
