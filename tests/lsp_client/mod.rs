@@ -1,12 +1,13 @@
-//! A small LSP client that drives the real `pgn-lsp` binary over stdio: Content-Length
-//! framing, requests and notifications, and waiting for an expected message with a timeout
-//! (never a sleep). Shared by the stdio tests and the benchmark.
+//! A small LSP client that drives the server, either the real `pgn-lsp` binary over stdio or
+//! one running in the test process over pipes: Content-Length framing, requests and
+//! notifications, and waiting for an expected message with a timeout (never a sleep). Shared
+//! by the LSP tests and the benchmark.
 
 #![allow(dead_code)] // Each test crate that includes this module uses a different part of it.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
@@ -32,8 +33,10 @@ pub fn neovim_capabilities() -> Value {
 }
 
 pub struct Client {
-    child: Child,
-    stdin: Option<ChildStdin>,
+    /// The server process, when the server is the binary.
+    child: Option<Child>,
+    /// The server's input; `None` once closed.
+    stdin: Option<Box<dyn Write + Send>>,
     incoming: Receiver<Value>,
     /// Messages received while waiting for another one.
     backlog: VecDeque<Value>,
@@ -50,18 +53,29 @@ impl Client {
             .stderr(Stdio::inherit())
             .spawn()
             .expect("start the server");
-        let stdin = child.stdin.take();
+        let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
+        let mut client = Client::connect(stdin, stdout);
+        client.child = Some(child);
+        client
+    }
+
+    /// A client talking to a server through `input` (the server's input) and `output`.
+    pub fn connect(
+        input: impl Write + Send + 'static,
+        output: impl Read + Send + 'static,
+    ) -> Client {
         let (tx, incoming) = channel();
         std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
+            let mut reader = BufReader::new(output);
             while let Some(message) = read_message(&mut reader) {
                 if tx.send(message).is_err() {
                     break;
                 }
             }
         });
-        Client { child, stdin, incoming, backlog: VecDeque::new(), next_id: 1 }
+        let stdin: Box<dyn Write + Send> = Box::new(input);
+        Client { child: None, stdin: Some(stdin), incoming, backlog: VecDeque::new(), next_id: 1 }
     }
 
     pub fn send(&mut self, message: &Value) {
@@ -153,10 +167,10 @@ impl Client {
             match self.incoming.recv_timeout(left) {
                 Ok(message) => self.backlog.push_back(message),
                 Err(RecvTimeoutError::Disconnected) => break,
-                Err(RecvTimeoutError::Timeout) => panic!("the server did not exit"),
+                Err(RecvTimeoutError::Timeout) => panic!("the server did not stop"),
             }
         }
-        self.child.wait().expect("wait for the server")
+        self.child.as_mut().expect("a server process").wait().expect("wait for the server")
     }
 
     /// Close the server's stdin (the end of the session without `exit`).
@@ -166,16 +180,18 @@ impl Client {
 
     /// The server's process id (for the benchmark's memory figure).
     pub fn pid(&self) -> u32 {
-        self.child.id()
+        self.child.as_ref().expect("a server process").id()
     }
 }
 
 impl Drop for Client {
     fn drop(&mut self) {
         // A failed test must not leave a server behind.
-        if matches!(self.child.try_wait(), Ok(None)) {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
+        if let Some(child) = &mut self.child
+            && matches!(child.try_wait(), Ok(None))
+        {
+            let _ = child.kill();
+            let _ = child.wait();
         }
     }
 }
