@@ -1,6 +1,7 @@
 //! Wiring tests with the server running in the test process (`lsp::serve` over
 //! `tokio::io::duplex`):
-//! settings from `initializationOptions` and `didChangeConfiguration`, range formatting,
+//! settings from `initializationOptions` and `didChangeConfiguration` (formatting, the
+//! diagnostics limit), range formatting,
 //! closing a document, Markdown hovers, `shutdown` with `"params": null`.
 
 mod lsp_client;
@@ -91,6 +92,27 @@ fn settings_from_initialization_options_and_configuration_changes_are_used() {
         json!({ "settings": { "format": { "lineWidth": "wide" } } }),
     );
     assert_eq!(format(&mut client, LONG_GAME), wide);
+}
+
+#[test]
+fn the_diagnostics_limit_keeps_the_most_severe_and_says_how_many_are_left_out() {
+    let mut client = start(json!({ "diagnostics": { "limit": 1 } }));
+    client.open(URI, include_str!("fixtures/lsp/three-problems.pgn"));
+    let diagnostics = client.diagnostics(URI, 1);
+    assert_eq!(diagnostics.len(), 2, "{diagnostics:?}");
+    assert_eq!(diagnostics[0]["code"], "illegal-move");
+    let note = diagnostics[1]["message"].as_str().unwrap();
+    assert!(note.starts_with("2 more diagnostics are not shown"), "{note}");
+    // Raising the limit publishes them all again.
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "diagnostics": { "limit": 100 } } }),
+    );
+    let all = client.wait_for("all three diagnostics", |m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["diagnostics"].as_array().is_some_and(|d| d.len() == 3)
+    });
+    assert_eq!(all["params"]["version"], 1);
 }
 
 #[test]

@@ -19,6 +19,20 @@ pub struct GameAnalysis {
     pub len: u32,
     /// Syntax and chess diagnostics, in text order.
     pub diagnostics: Vec<Diagnostic>,
+    /// How many diagnostics of each severity (indexed by `Severity as usize`).
+    severity_counts: [u32; SEVERITIES],
+}
+
+/// The number of severities (`Severity::Error` to `Severity::Hint`).
+const SEVERITIES: usize = 4;
+
+/// The diagnostics of a document to show, when at most so many can be.
+#[derive(Debug, PartialEq, Eq)]
+pub struct ShownDiagnostics {
+    /// In text order, with ranges in the document.
+    pub shown: Vec<Diagnostic>,
+    /// How many were left out.
+    pub omitted: usize,
 }
 
 impl GameAnalysis {
@@ -30,7 +44,11 @@ impl GameAnalysis {
             diagnostics.extend(analysis.diagnostics);
         }
         diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
-        GameAnalysis { len: game.len, diagnostics }
+        let mut severity_counts = [0; SEVERITIES];
+        for d in &diagnostics {
+            severity_counts[d.severity as usize] += 1;
+        }
+        GameAnalysis { len: game.len, diagnostics, severity_counts }
     }
 }
 
@@ -128,10 +146,46 @@ impl DocumentAnalysis {
         )
     }
 
-    /// Every diagnostic of the document, with ranges in the document, in text order.
-    pub fn diagnostics(&self) -> impl Iterator<Item = Diagnostic> + '_ {
-        self.games()
-            .flat_map(|(start, game)| game.diagnostics.iter().map(move |d| d.shifted(start)))
+    /// At most `limit` diagnostics of the document: the most severe first (errors, then
+    /// warnings, information, hints), and among those of one severity the earliest. A document
+    /// can have hundreds of thousands of diagnostics (a hint on every long line of an engine
+    /// log), more than an editor can usefully take after every keystroke; the games that hold
+    /// none of the chosen ones are skipped by their counts.
+    pub fn diagnostics(&self, limit: usize) -> ShownDiagnostics {
+        let mut totals = [0usize; SEVERITIES];
+        for game in self.games.iter() {
+            for (total, &count) in totals.iter_mut().zip(&game.severity_counts) {
+                *total += count as usize;
+            }
+        }
+        // Every diagnostic more severe than `cutoff` is shown, and the first `quota` of it.
+        let (mut cutoff, mut quota, mut left) = (SEVERITIES, 0, limit);
+        for (severity, &total) in totals.iter().enumerate() {
+            if total > left {
+                (cutoff, quota) = (severity, left);
+                break;
+            }
+            left -= total;
+        }
+        let total: usize = totals.iter().sum();
+        let mut shown = Vec::with_capacity(total.min(limit));
+        for (start, game) in self.games() {
+            let more_severe: u32 = game.severity_counts[..cutoff].iter().sum();
+            let at_cutoff = game.severity_counts.get(cutoff).copied().unwrap_or(0);
+            if more_severe == 0 && (quota == 0 || at_cutoff == 0) {
+                continue;
+            }
+            for d in &game.diagnostics {
+                let severity = d.severity as usize;
+                if severity == cutoff && quota > 0 {
+                    quota -= 1;
+                } else if severity >= cutoff {
+                    continue;
+                }
+                shown.push(d.shifted(start));
+            }
+        }
+        ShownDiagnostics { omitted: total - shown.len(), shown }
     }
 }
 
@@ -163,7 +217,31 @@ mod tests {
     fn diagnostics_are_shifted_to_the_document() {
         let a = DocumentAnalysis::new(TWO);
         let comment = TWO.find("{x").unwrap() as u32;
-        assert!(a.diagnostics().any(|d| d.range == TextRange::new(comment, comment + 1)));
+        let all = a.diagnostics(usize::MAX);
+        assert_eq!(all.omitted, 0);
+        assert!(all.shown.iter().any(|d| d.range == TextRange::new(comment, comment + 1)));
+    }
+
+    #[test]
+    fn a_limit_keeps_the_most_severe_then_the_earliest() {
+        // Game 1: a warning (move number); game 2: an error (illegal move) and a warning;
+        // every game: an information (missing tags).
+        let text = "1. e4 1. e5 *\n\n1. e4 e5 2. Ke3 3. Nc6 *\n\n1. d4 *\n";
+        let a = DocumentAnalysis::new(text);
+        let codes = |limit| {
+            let d = a.diagnostics(limit);
+            (d.shown.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), d.omitted)
+        };
+        let (all, omitted) = codes(usize::MAX);
+        assert_eq!(omitted, 0);
+        assert_eq!(
+            all,
+            ["missing-tag", "move-number", "missing-tag", "illegal-move", "missing-tag"]
+        );
+        assert_eq!(codes(1), (vec!["illegal-move"], 4));
+        assert_eq!(codes(2), (vec!["move-number", "illegal-move"], 3));
+        assert_eq!(codes(3), (vec!["missing-tag", "move-number", "illegal-move"], 2));
+        assert_eq!(codes(0), (vec![], 5));
     }
 
     #[test]

@@ -85,6 +85,10 @@ impl Documents {
         self.lock().remove(uri);
     }
 
+    pub fn uris(&self) -> Vec<Url> {
+        self.lock().keys().cloned().collect()
+    }
+
     pub fn snapshot(&self, uri: &Url) -> Option<Snapshot> {
         self.lock().get(uri).cloned()
     }

@@ -12,7 +12,7 @@ use tower_lsp::{Client, LanguageServer};
 
 use super::convert::{encoding_kind, negotiate_encoding};
 use super::documents::{Documents, Snapshot};
-use super::publisher::Publisher;
+use super::publisher::{Publisher, Sources};
 use super::settings::Settings;
 use crate::ide::{self, guard};
 use crate::text::{PositionEncoding, TextRange};
@@ -22,7 +22,7 @@ pub struct Server {
     documents: Arc<Documents>,
     /// Negotiated in `initialize`.
     encoding: OnceLock<PositionEncoding>,
-    settings: Mutex<Settings>,
+    settings: Arc<Mutex<Settings>>,
     /// Started in `initialize`, once the encoding is known.
     publisher: OnceLock<Publisher>,
 }
@@ -33,7 +33,7 @@ impl Server {
             client,
             documents: Arc::default(),
             encoding: OnceLock::new(),
-            settings: Mutex::default(),
+            settings: Arc::default(),
             publisher: OnceLock::new(),
         }
     }
@@ -118,7 +118,12 @@ impl LanguageServer for Server {
             params.capabilities.general.as_ref().and_then(|g| g.position_encodings.as_deref());
         let encoding = *self.encoding.get_or_init(|| negotiate_encoding(offered));
         self.publisher.get_or_init(|| {
-            Publisher::spawn(self.client.clone(), Arc::clone(&self.documents), encoding)
+            Publisher::spawn(Sources {
+                client: self.client.clone(),
+                documents: Arc::clone(&self.documents),
+                settings: Arc::clone(&self.settings),
+                encoding,
+            })
         });
         if let Some(options) = params.initialization_options {
             self.set_settings(options);
@@ -176,6 +181,10 @@ impl LanguageServer for Server {
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
         self.set_settings(params.settings);
+        // The diagnostics limit may have changed.
+        for uri in self.documents.uris() {
+            self.mark_changed(uri);
+        }
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {

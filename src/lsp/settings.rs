@@ -1,7 +1,10 @@
 //! Settings from `initializationOptions` and `workspace/didChangeConfiguration`:
 //!
 //! ```json
-//! { "format": { "lineWidth": 80, "reflowComments": true, "addMissingTags": true } }
+//! {
+//!   "format": { "lineWidth": 80, "reflowComments": true, "addMissingTags": true },
+//!   "diagnostics": { "limit": 1000 }
+//! }
 //! ```
 //!
 //! The same object may come wrapped in a `"pgn-lsp"` section (as VS Code sends it). Missing
@@ -16,6 +19,20 @@ use crate::fmt::FormatOptions;
 #[serde(default, rename_all = "camelCase")]
 pub struct Settings {
     pub format: FormatSettings,
+    pub diagnostics: DiagnosticsSettings,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct DiagnosticsSettings {
+    /// The most diagnostics published for one document (the most severe first).
+    pub limit: usize,
+}
+
+impl Default for DiagnosticsSettings {
+    fn default() -> Self {
+        DiagnosticsSettings { limit: 1000 }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -78,5 +95,7 @@ mod tests {
         assert!(!wrapped.format_options().reflow_comments);
         assert_eq!(Settings::from_json(Value::Null).unwrap(), Settings::default());
         assert!(Settings::from_json(json!({ "format": { "lineWidth": "wide" } })).is_err());
+        let limit = Settings::from_json(json!({ "diagnostics": { "limit": 5 } })).unwrap();
+        assert_eq!((limit.diagnostics.limit, limit.format), (5, FormatSettings::default()));
     }
 }
