@@ -3,8 +3,10 @@
 //! diagnostics (and the same edit in a document of about 100 KB), hover on a move, resident
 //! memory. Times are measured by the client, so they include the transfer of the messages.
 //!
-//! `cargo bench --bench lsp -- [--size MB] [--edits N] FILE...` (PGN files, plain or `.zst`;
-//! the document is their games, repeated or cut at a game boundary to about `--size` MB).
+//! `cargo bench --bench lsp -- [--size MB] [--edits N] [--limit N] FILE...` (PGN files, plain
+//! or `.zst`; the document is their games, repeated or cut at a game boundary to about
+//! `--size` MB; the small document is the 100 KB of games around the edited one; `--limit` sets
+//! the server's `diagnostics.limit`).
 
 #[path = "../tests/lsp_client/mod.rs"]
 mod lsp_client;
@@ -21,16 +23,18 @@ const URI: &str = "file:///bench.pgn";
 struct Args {
     size: usize,
     edits: usize,
+    limit: Option<usize>,
     files: Vec<String>,
 }
 
 fn parse_args() -> Args {
-    let mut args = Args { size: 100, edits: 100, files: Vec::new() };
+    let mut args = Args { size: 100, edits: 100, limit: None, files: Vec::new() };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--size" => args.size = it.next().and_then(|v| v.parse().ok()).expect("--size MB"),
             "--edits" => args.edits = it.next().and_then(|v| v.parse().ok()).expect("--edits N"),
+            "--limit" => args.limit = it.next().and_then(|v| v.parse().ok()),
             "--bench" => {}
             file => args.files.push(file.to_owned()),
         }
@@ -74,6 +78,13 @@ fn build_document(sources: &[String], size: usize) -> String {
     doc
 }
 
+/// About `size` bytes of whole games of `text` around `at`.
+fn games_around(text: &str, at: usize, size: usize) -> String {
+    let start = game_start_after(text, at.saturating_sub(size / 2));
+    let start = if start > at { game_start_after(text, at.saturating_sub(size)) } else { start };
+    text[start..game_start_after(text, start + size)].to_owned()
+}
+
 /// Where a one-character edit goes: the space after the first move number at or after `at`.
 fn edit_offset(text: &str, at: usize) -> usize {
     let at = text.floor_char_boundary(at);
@@ -106,9 +117,11 @@ struct Session {
 }
 
 impl Session {
-    fn open(text: String) -> (Session, Duration, usize) {
+    fn open(text: String, limit: Option<usize>) -> (Session, Duration, usize) {
         let mut client = Client::spawn(BINARY, &[]);
-        client.initialize(vscode_capabilities(), Value::Null);
+        let options =
+            limit.map_or(Value::Null, |limit| json!({ "diagnostics": { "limit": limit } }));
+        client.initialize(vscode_capabilities(), options);
         let started = Instant::now();
         client.open(URI, &text);
         let diagnostics = client.diagnostics(URI, 1).len();
@@ -161,10 +174,13 @@ impl Session {
 
 fn main() {
     let args = parse_args();
-    assert!(!args.files.is_empty(), "usage: lsp [--size MB] [--edits N] FILE...");
+    assert!(!args.files.is_empty(), "usage: lsp [--size MB] [--edits N] [--limit N] FILE...");
     let sources: Vec<String> = args.files.iter().map(|f| read_pgn(f)).collect();
     let big = build_document(&sources, args.size * 1_000_000);
-    let small = build_document(&sources, 100_000);
+    let middle = edit_offset(&big, big.len() / 2);
+    let small = games_around(&big, middle, 100_000);
+    // The edit in the small document goes at the same place of the same game.
+    let small_middle = small.find(&big[middle - 3..middle + 200]).expect("the game") + 3;
     println!(
         "document: {} bytes ({} MB), small document: {} bytes",
         big.len(),
@@ -172,18 +188,16 @@ fn main() {
         small.len()
     );
 
-    let (mut session, open, diagnostics) = Session::open(big);
+    let (mut session, open, diagnostics) = Session::open(big, args.limit);
     println!("open to first diagnostics: {} ({diagnostics} diagnostics)", ms(open));
     let (rss_open, _) = memory(session.client.pid()).unwrap_or_default();
-    let middle = edit_offset(&session.text, session.text.len() / 2);
     // The hover goes on the first move of the game edited (a move in the middle).
     let hover_at = middle + 1;
     let mut edits = session.edits(middle, args.edits);
     let mut hovers = session.hovers(hover_at, args.edits);
     let (rss, peak) = memory(session.client.pid()).unwrap_or_default();
 
-    let (mut small_session, _, _) = Session::open(small);
-    let small_middle = edit_offset(&small_session.text, small_session.text.len() / 2);
+    let (mut small_session, _, small_diagnostics) = Session::open(small, args.limit);
     let mut small_edits = small_session.edits(small_middle, args.edits);
 
     let size = session.text.len() as f64;
@@ -191,7 +205,7 @@ fn main() {
     let small50 = percentile(&mut small_edits, 0.5);
     println!("edit to diagnostics, p50: {}  p99: {}", ms(edit50), ms(edit99));
     println!(
-        "same edit in the small document, p50: {}  (ratio {:.2})",
+        "same edit in the small document ({small_diagnostics} diagnostics), p50: {}  (ratio {:.2})",
         ms(small50),
         edit50.as_secs_f64() / small50.as_secs_f64()
     );

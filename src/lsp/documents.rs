@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::Instant;
 
 use ropey::Rope;
 use tower_lsp::lsp_types::{TextDocumentContentChangeEvent, Url};
@@ -55,7 +56,9 @@ impl Documents {
     }
 
     pub fn open(&self, uri: Url, text: String, version: i32) {
+        let started = Instant::now();
         let analysis = analyse_whole(&text);
+        tracing::debug!("{uri}: {} bytes analysed in {:?}", text.len(), started.elapsed());
         let rope = Rope::from_str(&text);
         drop(text);
         self.lock().insert(uri, Snapshot { rope, version, analysis });
@@ -70,6 +73,7 @@ impl Documents {
         changes: Vec<TextDocumentContentChangeEvent>,
         encoding: PositionEncoding,
     ) -> bool {
+        let started = Instant::now();
         let mut open = self.lock();
         let Some(doc) = open.get_mut(uri) else {
             return false;
@@ -78,6 +82,7 @@ impl Documents {
             apply_change(doc, change, encoding);
         }
         doc.version = version;
+        tracing::debug!("{uri} version {version}: changes applied in {:?}", started.elapsed());
         true
     }
 

@@ -6,6 +6,7 @@
 //! there are.
 
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
 
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tower_lsp::Client;
@@ -53,6 +54,7 @@ async fn publish_loop(sources: Sources, mut changed: UnboundedReceiver<Url>) {
             }
         }
         for uri in batch {
+            let started = Instant::now();
             let (diagnostics, version) = match sources.documents.snapshot(&uri) {
                 Some(doc) => {
                     let limit = sources
@@ -67,7 +69,13 @@ async fn publish_loop(sources: Sources, mut changed: UnboundedReceiver<Url>) {
                 }
                 None => (Vec::new(), None),
             };
-            sources.client.publish_diagnostics(uri, diagnostics, version).await;
+            let count = diagnostics.len();
+            let converted = started.elapsed();
+            sources.client.publish_diagnostics(uri.clone(), diagnostics, version).await;
+            tracing::debug!(
+                "{uri} version {version:?}: {count} diagnostics converted in {converted:?}, sent in {:?}",
+                started.elapsed()
+            );
         }
     }
 }
