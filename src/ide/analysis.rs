@@ -26,13 +26,31 @@ pub struct GameAnalysis {
 /// The number of severities (`Severity::Error` to `Severity::Hint`).
 const SEVERITIES: usize = 4;
 
-/// The diagnostics of a document to show, when at most so many can be.
-#[derive(Debug, PartialEq, Eq)]
-pub struct ShownDiagnostics {
-    /// In text order, with ranges in the document.
-    pub shown: Vec<Diagnostic>,
+/// The diagnostics of a document to show, when at most so many can be, game by game.
+#[derive(Debug)]
+pub struct SelectedDiagnostics {
+    pub games: Vec<SelectedGame>,
     /// How many were left out.
     pub omitted: usize,
+}
+
+/// The diagnostics chosen in one game.
+#[derive(Debug)]
+pub struct SelectedGame {
+    pub start: u32,
+    pub game: Arc<GameAnalysis>,
+    /// Indices into `game.diagnostics`, in text order.
+    pub chosen: Vec<usize>,
+}
+
+impl SelectedDiagnostics {
+    /// The chosen diagnostics in text order, with ranges in the document.
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        self.games
+            .iter()
+            .flat_map(|g| g.chosen.iter().map(|&i| g.game.diagnostics[i].shifted(g.start)))
+            .collect()
+    }
 }
 
 impl GameAnalysis {
@@ -151,7 +169,7 @@ impl DocumentAnalysis {
     /// can have hundreds of thousands of diagnostics (a hint on every long line of an engine
     /// log), more than an editor can usefully take after every keystroke; the games that hold
     /// none of the chosen ones are skipped by their counts.
-    pub fn diagnostics(&self, limit: usize) -> ShownDiagnostics {
+    pub fn diagnostics(&self, limit: usize) -> SelectedDiagnostics {
         let mut totals = [0usize; SEVERITIES];
         for game in self.games.iter() {
             for (total, &count) in totals.iter_mut().zip(&game.severity_counts) {
@@ -167,25 +185,28 @@ impl DocumentAnalysis {
             }
             left -= total;
         }
-        let total: usize = totals.iter().sum();
-        let mut shown = Vec::with_capacity(total.min(limit));
+        let mut omitted: usize = totals.iter().sum();
+        let mut games = Vec::new();
         for (start, game) in self.games() {
             let more_severe: u32 = game.severity_counts[..cutoff].iter().sum();
             let at_cutoff = game.severity_counts.get(cutoff).copied().unwrap_or(0);
             if more_severe == 0 && (quota == 0 || at_cutoff == 0) {
                 continue;
             }
-            for d in &game.diagnostics {
+            let mut chosen = Vec::new();
+            for (i, d) in game.diagnostics.iter().enumerate() {
                 let severity = d.severity as usize;
                 if severity == cutoff && quota > 0 {
                     quota -= 1;
                 } else if severity >= cutoff {
                     continue;
                 }
-                shown.push(d.shifted(start));
+                chosen.push(i);
             }
+            omitted -= chosen.len();
+            games.push(SelectedGame { start, game: Arc::clone(game), chosen });
         }
-        ShownDiagnostics { omitted: total - shown.len(), shown }
+        SelectedDiagnostics { games, omitted }
     }
 }
 
@@ -219,7 +240,7 @@ mod tests {
         let comment = TWO.find("{x").unwrap() as u32;
         let all = a.diagnostics(usize::MAX);
         assert_eq!(all.omitted, 0);
-        assert!(all.shown.iter().any(|d| d.range == TextRange::new(comment, comment + 1)));
+        assert!(all.diagnostics().iter().any(|d| d.range == TextRange::new(comment, comment + 1)));
     }
 
     #[test]
@@ -230,7 +251,7 @@ mod tests {
         let a = DocumentAnalysis::new(text);
         let codes = |limit| {
             let d = a.diagnostics(limit);
-            (d.shown.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), d.omitted)
+            (d.diagnostics().iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), d.omitted)
         };
         let (all, omitted) = codes(usize::MAX);
         assert_eq!(omitted, 0);

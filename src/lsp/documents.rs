@@ -57,9 +57,8 @@ impl Documents {
 
     pub fn open(&self, uri: Url, text: String, version: i32) {
         let started = Instant::now();
-        let analysis = analyse_whole(&text);
+        let (analysis, rope) = rayon::join(|| analyse_whole(&text), || Rope::from_str(&text));
         tracing::debug!("{uri}: {} bytes analysed in {:?}", text.len(), started.elapsed());
-        let rope = Rope::from_str(&text);
         drop(text);
         self.lock().insert(uri, Snapshot { rope, version, analysis });
     }
@@ -105,8 +104,8 @@ fn apply_change(
     encoding: PositionEncoding,
 ) {
     let Some(range) = change.range else {
-        doc.analysis = analyse_whole(&change.text);
-        doc.rope = Rope::from_str(&change.text);
+        (doc.analysis, doc.rope) =
+            rayon::join(|| analyse_whole(&change.text), || Rope::from_str(&change.text));
         return;
     };
     let range = Positions { rope: &doc.rope, encoding }.text_range(range);
