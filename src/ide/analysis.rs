@@ -79,15 +79,15 @@ pub struct DocumentAnalysis {
 impl DocumentAnalysis {
     /// Analyse a whole text: games are parsed one after the other and analysed in parallel.
     pub fn new(text: &str) -> Self {
-        let mut games: Vec<(u32, GameAnalysis)> = parse_games(text)
+        let mut games: Vec<(u32, Arc<GameAnalysis>)> = parse_games(text)
             .par_bridge()
             .map(|(start, game)| {
                 let src = &text[start as usize..(start + game.len) as usize];
-                (start, GameAnalysis::new(&game, src))
+                (start, Arc::new(GameAnalysis::new(&game, src)))
             })
             .collect();
         games.par_sort_unstable_by_key(|&(start, _)| start);
-        DocumentAnalysis { games: Arc::new(games.into_iter().map(|(_, g)| Arc::new(g)).collect()) }
+        DocumentAnalysis { games: Arc::new(games.into_iter().map(|(_, g)| g).collect()) }
     }
 
     /// Bring the analysis up to date after `edit`; `new_text` is the whole text after it.

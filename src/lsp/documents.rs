@@ -57,8 +57,10 @@ impl Documents {
 
     pub fn open(&self, uri: Url, text: String, version: i32) {
         let started = Instant::now();
-        let (analysis, rope) = rayon::join(|| analyse_whole(&text), || Rope::from_str(&text));
+        let analysis = analyse_whole(&text);
         tracing::debug!("{uri}: {} bytes analysed in {:?}", text.len(), started.elapsed());
+        // Built after the analysis, not beside it: the two at once cost more memory than time.
+        let rope = Rope::from_str(&text);
         drop(text);
         self.lock().insert(uri, Snapshot { rope, version, analysis });
     }
@@ -104,8 +106,8 @@ fn apply_change(
     encoding: PositionEncoding,
 ) {
     let Some(range) = change.range else {
-        (doc.analysis, doc.rope) =
-            rayon::join(|| analyse_whole(&change.text), || Rope::from_str(&change.text));
+        doc.analysis = analyse_whole(&change.text);
+        doc.rope = Rope::from_str(&change.text);
         return;
     };
     let range = Positions { rope: &doc.rope, encoding }.text_range(range);
