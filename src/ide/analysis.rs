@@ -19,8 +19,6 @@ pub struct GameAnalysis {
     pub len: u32,
     /// Syntax and chess diagnostics, in text order.
     pub diagnostics: Vec<Diagnostic>,
-    /// How many diagnostics of each severity (indexed by `Severity as usize`).
-    severity_counts: [u32; SEVERITIES],
 }
 
 /// The number of severities (`Severity::Error` to `Severity::Hint`).
@@ -62,28 +60,45 @@ impl GameAnalysis {
             diagnostics.extend(analysis.diagnostics);
         }
         diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
+        GameAnalysis { len: game.len, diagnostics }
+    }
+}
+
+/// A game in the document's list: its analysis, with its length and its number of diagnostics
+/// of each severity copied inline, so that the scans over thousands of games that every edit
+/// and every publish make read one array instead of following a pointer per game.
+#[derive(Clone, Debug)]
+struct Entry {
+    len: u32,
+    /// Indexed by `Severity as usize`.
+    severity_counts: [u32; SEVERITIES],
+    analysis: Arc<GameAnalysis>,
+}
+
+impl Entry {
+    fn new(analysis: GameAnalysis) -> Entry {
         let mut severity_counts = [0; SEVERITIES];
-        for d in &diagnostics {
+        for d in &analysis.diagnostics {
             severity_counts[d.severity as usize] += 1;
         }
-        GameAnalysis { len: game.len, diagnostics, severity_counts }
+        Entry { len: analysis.len, severity_counts, analysis: Arc::new(analysis) }
     }
 }
 
 /// The analysis of a whole document. Cloning it is cheap (a snapshot for a read request).
 #[derive(Clone, Debug, Default)]
 pub struct DocumentAnalysis {
-    games: Arc<Vec<Arc<GameAnalysis>>>,
+    games: Arc<Vec<Entry>>,
 }
 
 impl DocumentAnalysis {
     /// Analyse a whole text: games are parsed one after the other and analysed in parallel.
     pub fn new(text: &str) -> Self {
-        let mut games: Vec<(u32, Arc<GameAnalysis>)> = parse_games(text)
+        let mut games: Vec<(u32, Entry)> = parse_games(text)
             .par_bridge()
             .map(|(start, game)| {
                 let src = &text[start as usize..(start + game.len) as usize];
-                (start, Arc::new(GameAnalysis::new(&game, src)))
+                (start, Entry::new(GameAnalysis::new(&game, src)))
             })
             .collect();
         games.par_sort_unstable_by_key(|&(start, _)| start);
@@ -113,11 +128,11 @@ impl DocumentAnalysis {
             at += game.len as usize;
         }
         let text = splice.text.as_str();
-        let analysed: Vec<Arc<GameAnalysis>> = splice.inserted[kept..]
+        let analysed: Vec<Entry> = splice.inserted[kept..]
             .par_iter()
             .zip(starts)
             .map(|(game, start)| {
-                Arc::new(GameAnalysis::new(game, &text[start..start + game.len as usize]))
+                Entry::new(GameAnalysis::new(game, &text[start..start + game.len as usize]))
             })
             .collect();
         Arc::make_mut(&mut self.games).splice(removed.start + kept..removed.end, analysed);
@@ -125,10 +140,10 @@ impl DocumentAnalysis {
 
     /// The games with their start offsets, in order.
     pub fn games(&self) -> impl Iterator<Item = (u32, &Arc<GameAnalysis>)> {
-        self.games.iter().scan(0u32, |at, game| {
+        self.games.iter().scan(0u32, |at, entry| {
             let start = *at;
-            *at += game.len;
-            Some((start, game))
+            *at += entry.len;
+            Some((start, &entry.analysis))
         })
     }
 
@@ -171,8 +186,8 @@ impl DocumentAnalysis {
     /// none of the chosen ones are skipped by their counts.
     pub fn diagnostics(&self, limit: usize) -> SelectedDiagnostics {
         let mut totals = [0usize; SEVERITIES];
-        for game in self.games.iter() {
-            for (total, &count) in totals.iter_mut().zip(&game.severity_counts) {
+        for entry in self.games.iter() {
+            for (total, &count) in totals.iter_mut().zip(&entry.severity_counts) {
                 *total += count as usize;
             }
         }
@@ -187,9 +202,13 @@ impl DocumentAnalysis {
         }
         let mut omitted: usize = totals.iter().sum();
         let mut games = Vec::new();
-        for (start, game) in self.games() {
-            let more_severe: u32 = game.severity_counts[..cutoff].iter().sum();
-            let at_cutoff = game.severity_counts.get(cutoff).copied().unwrap_or(0);
+        let mut start = 0u32;
+        for entry in self.games.iter() {
+            let game = &entry.analysis;
+            let game_start = start;
+            start += entry.len;
+            let more_severe: u32 = entry.severity_counts[..cutoff].iter().sum();
+            let at_cutoff = entry.severity_counts.get(cutoff).copied().unwrap_or(0);
             if more_severe == 0 && (quota == 0 || at_cutoff == 0) {
                 continue;
             }
@@ -204,7 +223,7 @@ impl DocumentAnalysis {
                 chosen.push(i);
             }
             omitted -= chosen.len();
-            games.push(SelectedGame { start, game: Arc::clone(game), chosen });
+            games.push(SelectedGame { start: game_start, game: Arc::clone(game), chosen });
         }
         SelectedDiagnostics { games, omitted }
     }

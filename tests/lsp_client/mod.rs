@@ -46,13 +46,17 @@ pub struct Client {
 impl Client {
     /// Start the server binary with `args`.
     pub fn spawn(binary: &str, args: &[&str]) -> Client {
-        let mut child = Command::new(binary)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start the server");
+        Client::start(Command::new(binary).args(args).stderr(Stdio::inherit()))
+    }
+
+    /// Start the server binary with debug logs written to `log`.
+    pub fn spawn_logging_to(binary: &str, log: std::fs::File) -> Client {
+        Client::start(Command::new(binary).env("PGN_LSP_LOG", "pgn_lsp=debug").stderr(log))
+    }
+
+    fn start(command: &mut Command) -> Client {
+        let mut child =
+            command.stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("start the server");
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
         let mut client = Client::connect(stdin, stdout);
