@@ -10,12 +10,14 @@
 //! `--size` MB; the small document is the 100 KB of games around the edited one; `--limit` sets
 //! the server's `diagnostics.limit`).
 
+mod common;
 #[path = "../tests/lsp_client/mod.rs"]
 mod lsp_client;
 
-use std::io::Read;
 use std::path::Path;
 use std::time::{Duration, Instant};
+
+use common::read_pgn;
 
 use lsp_client::{Client, position, vscode_capabilities};
 use serde_json::{Value, json};
@@ -43,19 +45,6 @@ fn parse_args() -> Args {
         }
     }
     args
-}
-
-fn read_pgn(path: &str) -> String {
-    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut bytes = Vec::new();
-    if path.ends_with(".zst") {
-        zstd::stream::read::Decoder::new(file).and_then(|mut d| d.read_to_end(&mut bytes))
-    } else {
-        std::io::BufReader::new(file).read_to_end(&mut bytes)
-    }
-    .unwrap_or_else(|e| panic!("{path}: {e}"));
-    String::from_utf8(bytes)
-        .unwrap_or_else(|e| e.into_bytes().iter().map(|&b| char::from(b)).collect())
 }
 
 /// The first game start (a line starting with `[Event `) at or after `at`.
