@@ -391,20 +391,32 @@ fn resolve<P: Rules>(
     if let Ok(m) = first {
         return Ok((m, w.leniency));
     }
-    if let Some(m) = from_square_reading(w.san, pos).and_then(|san| pos.resolve_san(san).ok()) {
+    // UCI marks no capture (`f1a6` for `Bxa6`), so the from-square reading takes either mark.
+    if let Some(m) = from_square_reading(w.san, pos).and_then(|san| {
+        pos.resolve_san(san).or_else(|_| pos.resolve_san(flip_capture_mark(san))).ok()
+    }) {
         return Ok((m, Some(Leniency::LongAlgebraic)));
     }
     if let Some(m) = notation::bishop_reading(text).and_then(|b| pos.resolve_san(b).ok()) {
         return Ok((m, Some(Leniency::LowercasePiece)));
     }
-    if let San::Normal { role, file, rank, capture, to, promotion } = w.san
+    if let San::Normal { role, file, .. } = w.san
         && (role != Role::Pawn || file.is_some())
-        && let Ok(m) =
-            pos.resolve_san(San::Normal { role, file, rank, capture: !capture, to, promotion })
+        && let Ok(m) = pos.resolve_san(flip_capture_mark(w.san))
     {
         return Ok((m, Some(w.leniency.unwrap_or(Leniency::CaptureMark))));
     }
     first.map(|m| (m, w.leniency))
+}
+
+/// The same move with its capture mark added or removed.
+fn flip_capture_mark(san: San) -> San {
+    match san {
+        San::Normal { role, file, rank, capture, to, promotion } => {
+            San::Normal { role, file, rank, capture: !capture, to, promotion }
+        }
+        other => other,
+    }
 }
 
 /// A pawn-looking move with a full from-square (`g1f3`) read as a move of the piece standing

@@ -2,10 +2,13 @@
 //! handed out in order, each either formatted or kept byte for byte with the reason.
 //!
 //! Joining games: every formatted game ends with an empty line, and games start at the start of
-//! a line, so a game never runs into the next one, with two exceptions, where a game that would
+//! a line, so a game never runs into the next one, with these exceptions, where a game that would
 //! merge into the one before is kept as it is:
 //! - after a game with no movetext, the parser starts a new game only at a tag pair the game
-//!   already has (tag-only games written back to back): checked by parsing the joint;
+//!   already has (tag-only games written back to back); after a game without a termination
+//!   marker, or one kept as it is (an unclosed comment runs to the next tag pair), only at a tag
+//!   pair, which a formatted game may no longer have (reduced export format): checked by parsing
+//!   the joint;
 //! - commentary never starts a game (the parser gives it to the game before), so a formatted
 //!   game without tags whose text opens with commentary (`{ c } 1. e4`, once a move number
 //!   before the comment is dropped) cannot follow another game.
@@ -84,7 +87,7 @@ pub fn format_games<'a>(
 ) -> impl Iterator<Item = FormattedGame<'a>> + 'a {
     let mut games = parse_games(text);
     let mut ready: VecDeque<FormattedGame<'a>> = VecDeque::new();
-    // The output of the last game, when it had no movetext.
+    // The output of the last game, when the next one might join it.
     let mut previous: Option<Previous> = None;
     let mut first = true;
     std::iter::from_fn(move || {
@@ -112,7 +115,10 @@ pub fn format_games<'a>(
                 }
                 let text = formatted.text();
                 if !text.is_empty() {
-                    previous = (!has_movetext).then(|| Previous(text.to_owned()));
+                    let open_ended = !has_movetext
+                        || matches!(formatted.output, GameOutput::Kept(_))
+                        || game.result_node().is_none();
+                    previous = open_ended.then(|| Previous(text.to_owned()));
                     first = false;
                 }
                 ready.push_back(formatted);
@@ -153,7 +159,8 @@ fn output(text: &str, start: u32, game: &Game, options: &FormatOptions) -> (Game
     }
 }
 
-/// The output of a game without movetext, which the next game might join.
+/// The output of a game the next game might join: one without movetext, without a termination
+/// marker, or kept as it is.
 struct Previous(String);
 
 impl Previous {

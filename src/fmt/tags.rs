@@ -35,6 +35,13 @@ pub(crate) fn roster_names() -> impl Iterator<Item = &'static str> {
     SEVEN_TAG_ROSTER.iter().map(|(name, _)| *name)
 }
 
+/// Whether reduced export format (§3.2.4) keeps the tag `name`: the roster, and the tags that
+/// say where the moves start and under which rules (§9.7 SetUp and FEN, and Variant), without
+/// which the moves would mean other moves or none.
+pub(crate) fn kept_in_reduced(name: &str) -> bool {
+    roster_rank(name).is_some() || matches!(name, "SetUp" | "Setup" | "FEN" | "Variant")
+}
+
 /// The place of `name` in the roster.
 fn roster_rank(name: &str) -> Option<usize> {
     SEVEN_TAG_ROSTER.iter().position(|(n, _)| *n == name)
@@ -69,7 +76,7 @@ fn ordered<'g>(game: &'g Game, src: &str, options: &FormatOptions) -> Vec<TagLin
         .tags
         .iter()
         .enumerate()
-        .filter(|(_, t)| !options.reduced || roster_rank(t.name(src)).is_some())
+        .filter(|(_, t)| !options.reduced || kept_in_reduced(t.name(src)))
         .map(|(i, t)| TagLine::Input(i, t))
         .collect();
     if options.add_missing_tags && is_game(game) {

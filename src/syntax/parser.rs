@@ -310,7 +310,7 @@ impl<'a> Parser<'a> {
             [value] => self.check_tag_string(*value),
         }
         if let Some(extra) = extra {
-            let text = self.text(extra);
+            let text = self.quoted(extra);
             self.error(
                 Code::MalformedTag,
                 extra,
