@@ -121,3 +121,34 @@ fn a_game_without_its_tags_does_not_join_an_open_game_before_it() {
         assert_eq!(parse_games(&output).count(), 2, "{output:?}");
     }
 }
+
+/// Variations nested before the first move of their line are one mistake, reported once: a
+/// million `(` used to give a million diagnostics (and minutes of rendering).
+#[test]
+fn nested_variations_before_the_first_move_are_reported_once() {
+    let text = format!("1. e4 {}", "(".repeat(1000));
+    let found = diagnostics(&text);
+    let count = |code| found.iter().filter(|d| d.code == code).count();
+    assert_eq!(count(Code::UnexpectedToken), 1, "{found:#?}");
+    assert_eq!(count(Code::UnclosedVariation), 1);
+}
+
+/// Garbage gives at most `MAX_PER_CODE` diagnostics of a code per game, then one that counts
+/// the rest, in the parser and in the chess replay alike.
+#[test]
+fn diagnostics_of_one_code_stop_at_the_limit_with_a_count_of_the_rest() {
+    use pgn_lsp::syntax::diagnostic::MAX_PER_CODE;
+    let over = MAX_PER_CODE as usize + 5;
+    let stray = format!("1. e4 {} *", ") ".repeat(over));
+    // Knights out and back in UCI: each move is legal and non-canonical.
+    let uci: String = (0..over / 4 + 1)
+        .map(|i| format!("{}. g1f3 g8f6 {}. f3g1 f6g8 ", 2 * i + 1, 2 * i + 2))
+        .collect();
+    for (text, code) in [(stray, Code::UnexpectedToken), (uci + "*", Code::NonCanonicalSan)] {
+        let found: Vec<Diagnostic> =
+            diagnostics(&text).into_iter().filter(|d| d.code == code).collect();
+        assert_eq!(found.len(), MAX_PER_CODE as usize + 1, "{code:?}");
+        let last = found.iter().max_by_key(|d| d.range.start).unwrap();
+        assert!(last.message.contains(" more "), "{}", last.message);
+    }
+}

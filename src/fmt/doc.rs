@@ -19,15 +19,27 @@ pub(crate) enum Sep {
 }
 
 /// One unbreakable word. A word kept verbatim (a comment whose text is kept as written) may
-/// span lines; the printer then counts its first and last lines.
+/// span lines; the printer then counts its first and last lines. Offsets and widths are `u32`
+/// (texts are limited to 4 GiB, as everywhere): a game of millions of moves has millions of
+/// words.
 #[derive(Clone, Debug)]
 pub(crate) struct Word {
     pub sep: Sep,
-    text: Range<usize>,
+    text: Range<u32>,
+    first_width: u32,
+    last_width: Option<u32>,
+}
+
+impl Word {
     /// Printing characters on the word's first line.
-    pub first_width: usize,
+    pub fn first_width(&self) -> usize {
+        self.first_width as usize
+    }
+
     /// Printing characters on its last line, when it has more than one.
-    pub last_width: Option<usize>,
+    pub fn last_width(&self) -> Option<usize> {
+        self.last_width.map(|w| w as usize)
+    }
 }
 
 /// A document: words and the text they point into.
@@ -40,6 +52,17 @@ pub(crate) struct Doc {
 }
 
 impl Doc {
+    /// An empty document with room for `words` words of `text` bytes in all (a game's
+    /// movetext has about one word per node: growing a vector of millions of words by doubling
+    /// would hold it twice over).
+    pub fn with_capacity(words: usize, text: usize) -> Self {
+        Doc {
+            text: String::with_capacity(text),
+            words: Vec::with_capacity(words),
+            line_pending: false,
+        }
+    }
+
     pub fn words(&self) -> &[Word] {
         &self.words
     }
@@ -49,7 +72,7 @@ impl Doc {
     }
 
     pub fn word_text(&self, word: &Word) -> &str {
-        &self.text[word.text.clone()]
+        &self.text[word.text.start as usize..word.text.end as usize]
     }
 
     /// Append a word.
@@ -69,7 +92,9 @@ impl Doc {
             }
         };
         let sep = if std::mem::take(&mut self.line_pending) { Sep::Line } else { sep };
-        self.words.push(Word { sep, text: start..self.text.len(), first_width, last_width });
+        let text = start as u32..self.text.len() as u32;
+        let (first_width, last_width) = (first_width as u32, last_width.map(|w| w as u32));
+        self.words.push(Word { sep, text, first_width, last_width });
     }
 
     /// Append a word from its `Display` form.

@@ -24,7 +24,8 @@ pub(crate) fn build(
     notes: &[&TagSectionNote],
     options: &FormatOptions,
 ) -> Doc {
-    let mut out = Builder { doc: Doc::default(), sep: Sep::Space, after_move: false, options };
+    let doc = Doc::with_capacity(game.nodes.len() + notes.len(), src.len());
+    let mut out = Builder { doc, sep: Sep::Space, after_move: false, options };
     for note in notes {
         out.commentary(note.kind, &src[note.range]);
     }

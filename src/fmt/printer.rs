@@ -33,9 +33,9 @@ pub(crate) fn print(doc: &Doc, max_width: usize, out: &mut String) {
             }
         }
         out.push_str(doc.word_text(word));
-        column = match word.last_width {
+        column = match word.last_width() {
             Some(last) => last,
-            None => column + word.first_width,
+            None => column + word.first_width(),
         };
     }
 }
@@ -51,8 +51,8 @@ fn unit_width(words: &[Word]) -> usize {
             Sep::Join => {}
             Sep::Space | Sep::Line => break,
         }
-        width += word.first_width;
-        if word.last_width.is_some() {
+        width += word.first_width();
+        if word.last_width().is_some() {
             break;
         }
     }
