@@ -105,6 +105,7 @@ def confirm(json_dir, pgns):
     unconfirmed = []
     for pgn in pgns:
         ours = diagnostics(json_dir, pgn, {"illegal-move"})
+        print(f"{Path(pgn).name}: {len(ours)} illegal-move")
         if not ours:
             continue
         text = PgnText(pgn)

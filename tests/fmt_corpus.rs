@@ -37,7 +37,7 @@ fn corpus_round_trip() {
             }
         }
     }
-    println!("{} files, {games} games checked", files.len());
+    println!("{} files, {games} games checked ({} option sets)", files.len(), option_sets.len());
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
 }
 

@@ -65,8 +65,9 @@ proptest! {
     fn incremental_reparse_equals_a_fresh_parse(
         text in text(),
         edits in prop::collection::vec(edit(), 1..6),
+        read_step in prop::option::of(1..64usize),
     ) {
-        reparse::check(&reparse::Case { text, edits });
+        reparse::check(&reparse::Case { text, edits, read_step });
     }
 
     #[test]

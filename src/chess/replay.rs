@@ -210,15 +210,7 @@ impl<'a, 'v> Replayer<'a, 'v> {
         };
         let canonical = SanPlus { san: canonical_san, suffix };
         self.judge_notation(node.range, text, &written, how, canonical);
-        (self.visit)(&MoveVisit {
-            node: i,
-            depth,
-            fullmove: line.fullmove,
-            turn: line.turn,
-            before: line.before_last.as_deref().map(|p| p as &dyn ToVariant),
-            played: Some((m, canonical)),
-        });
-        line.advance();
+        self.visited(i, depth, line, Some((m, canonical)));
         true
     }
 
@@ -233,18 +225,10 @@ impl<'a, 'v> Replayer<'a, 'v> {
             ));
         }
         let pos = line.pos.take().expect("judged lines have a position");
-        (self.visit)(&MoveVisit {
-            node: i,
-            depth,
-            fullmove: line.fullmove,
-            turn: line.turn,
-            before: Some(&*pos as &dyn ToVariant),
-            played: None,
-        });
-        line.before_last = Some(pos.clone());
         // A side in check cannot pass: the line cannot go on.
-        line.pos = (*pos).pass().map(Box::new);
-        line.advance();
+        line.pos = (*pos).clone().pass().map(Box::new);
+        line.before_last = Some(pos);
+        self.visited(i, depth, line, None);
         line.pos.is_some()
     }
 
@@ -252,28 +236,33 @@ impl<'a, 'v> Replayer<'a, 'v> {
     /// replaces it starts from the position before it.
     fn break_line<P: ToVariant>(&mut self, i: usize, depth: u32, line: &mut Line<P>) -> bool {
         line.before_last = line.pos.take();
+        self.visited(i, depth, line, None);
+        false
+    }
+
+    /// A move in a line that is not judged (after an error, or with no start position).
+    fn visit_unjudged<P: ToVariant>(&mut self, i: usize, depth: u32, line: &mut Line<P>) {
+        line.before_last = None;
+        self.visited(i, depth, line, None);
+    }
+
+    /// Tell the visitor about the move at node `i`, made from `line.before_last`, and move the
+    /// line's numbering on.
+    fn visited<P: ToVariant>(
+        &mut self,
+        i: usize,
+        depth: u32,
+        line: &mut Line<P>,
+        played: Option<(Move, SanPlus)>,
+    ) {
         (self.visit)(&MoveVisit {
             node: i,
             depth,
             fullmove: line.fullmove,
             turn: line.turn,
             before: line.before_last.as_deref().map(|p| p as &dyn ToVariant),
-            played: None,
+            played,
         });
-        line.advance();
-        false
-    }
-
-    fn visit_unjudged<P>(&mut self, i: usize, depth: u32, line: &mut Line<P>) {
-        (self.visit)(&MoveVisit {
-            node: i,
-            depth,
-            fullmove: line.fullmove,
-            turn: line.turn,
-            before: None,
-            played: None,
-        });
-        line.before_last = None;
         line.advance();
     }
 
@@ -405,51 +394,36 @@ fn resolve<P: Rules>(
     if let Ok(m) = first {
         return Ok((m, w.leniency));
     }
-    // UCI marks no capture (`f1a6` for `Bxa6`), so the from-square reading takes either mark.
-    if let Some(m) = from_square_reading(w.san, pos).and_then(|san| {
-        pos.resolve_san(san).or_else(|_| pos.resolve_san(flip_capture_mark(san))).ok()
-    }) {
+    if let Some(m) = from_square_reading(w.san, pos).and_then(|san| pos.resolve_san(san).ok()) {
         return Ok((m, Some(Leniency::LongAlgebraic)));
     }
     if let Some(m) = notation::bishop_reading(text).and_then(|b| pos.resolve_san(b).ok()) {
         return Ok((m, Some(Leniency::LowercasePiece)));
     }
-    if let San::Normal { role, file, .. } = w.san
+    if let San::Normal { role, file, rank, capture, to, promotion } = w.san
         && (role != Role::Pawn || file.is_some())
-        && let Ok(m) = pos.resolve_san(flip_capture_mark(w.san))
+        && let Ok(m) =
+            pos.resolve_san(San::Normal { role, file, rank, capture: !capture, to, promotion })
     {
         return Ok((m, Some(w.leniency.unwrap_or(Leniency::CaptureMark))));
     }
     first.map(|m| (m, w.leniency))
 }
 
-/// The same move with its capture mark added or removed.
-fn flip_capture_mark(san: San) -> San {
-    match san {
-        San::Normal { role, file, rank, capture, to, promotion } => {
-            San::Normal { role, file, rank, capture: !capture, to, promotion }
-        }
-        other => other,
-    }
-}
-
 /// A pawn-looking move with a full from-square (`g1f3`) read as a move of the piece standing
-/// there; a king moving two files, or onto its own rook, castles.
+/// there, capturing what stands on the target square (UCI marks no captures); a king moving two
+/// files, or onto its own rook, castles.
 fn from_square_reading<P: shakmaty::Position>(san: San, pos: &P) -> Option<San> {
-    let San::Normal {
-        role: Role::Pawn,
-        file: Some(file),
-        rank: Some(rank),
-        capture,
-        to,
-        promotion,
-    } = san
+    let San::Normal { role: Role::Pawn, file: Some(file), rank: Some(rank), to, promotion, .. } =
+        san
     else {
         return None;
     };
     let from = shakmaty::Square::from_coords(file, rank);
-    match pos.board().role_at(from)? {
-        Role::Pawn => None,
+    let board = pos.board();
+    let capture = pos.them().contains(to)
+        || board.role_at(from) == Some(Role::Pawn) && pos.maybe_ep_square() == Some(to);
+    match board.role_at(from)? {
         Role::King
             if from.rank() == to.rank()
                 && (from.file().distance(to.file()) == 2 || pos.our(Role::Rook).contains(to)) =>

@@ -7,11 +7,12 @@
 //! the input, so files already formatted are never touched. Output streams game by game.
 //!
 //! Encodings: a file read as UTF-8 is written as UTF-8 (a byte order mark is kept); a file that
-//! was not UTF-8 was read as Latin-1 (§4.1) and is written back as Latin-1, never silently
-//! converted.
+//! is not UTF-8 was read wholly as Latin-1 (§4.1), one character per byte, and is written back
+//! as Latin-1, so every byte the formatter does not change stays as it was.
 //!
-//! Games with structural syntax errors are kept byte for byte and reported on standard error
-//! as `file:line: ...`; they do not change the exit status (`pgn-lsp check` reports them).
+//! Games kept as they are (structural syntax errors, and the rare games formatting would change
+//! the reading of) are reported on standard error as `file:line: ...`; they do not change the
+//! exit status (`pgn-lsp check` reports syntax errors).
 //! Exit status: 0, or 1 with `--check` when a file would change, or 2 on usage or I/O errors.
 
 use std::borrow::Cow;
@@ -23,9 +24,10 @@ use std::process::ExitCode;
 use tempfile::NamedTempFile;
 
 use super::EXIT_USAGE;
+use super::batches::for_each_batch;
 use super::config::{ConfigFinder, MIN_LINE_WIDTH};
 use super::input::{Source, read_source};
-use crate::fmt::{FormatOptions, FormattedGame, GameOutput, KeepReason, format_games};
+use crate::fmt::{FormatOptions, FormattedGame, GameOutput, Joiner, KeepReason, format_alone};
 
 #[derive(clap::Args)]
 pub struct FmtArgs {
@@ -112,10 +114,12 @@ impl Failure {
 fn format_file(args: &FmtArgs, finder: &mut ConfigFinder, file: &str) -> Result<bool, Failure> {
     let options = args.options(finder, file).map_err(Failure::Message)?;
     let source = read_source(file).map_err(|e| Failure::io(file, e))?;
-    let mut reporter = KeptReporter::new(&source);
-    let games = format_games(&source.text, &options).inspect(|g| reporter.report(g));
     if args.diff {
-        let formatted: String = games.map(|g| g.text().to_owned()).collect();
+        let mut formatted = String::with_capacity(source.text.len());
+        stream(&source, &options, |text| {
+            formatted.push_str(text);
+            Ok(())
+        })?;
         let changed = formatted != source.text;
         if changed {
             let diff = similar::TextDiff::from_lines(&source.text, &formatted);
@@ -127,73 +131,116 @@ fn format_file(args: &FmtArgs, finder: &mut ConfigFinder, file: &str) -> Result<
         }
         return Ok(changed);
     }
+    let mut comparison = Comparison::new(&source.text);
     if args.check {
-        let mut comparison = Comparison::new(&source.text);
-        for game in games {
-            comparison.feed(game.text());
-        }
+        stream(&source, &options, |text| {
+            comparison.feed(text);
+            Ok(())
+        })?;
         if comparison.changed() {
             println!("{}", source.name);
         }
         return Ok(comparison.changed());
     }
+    let latin1 = source.is_latin1();
     if file == "-" {
         let mut out = BufWriter::new(io::stdout().lock());
-        let mut comparison = Comparison::new(&source.text);
-        for game in games {
-            comparison.feed(game.text());
-            out.write_all(&encode(game.text(), &source)?)
-                .map_err(|e| Failure::io("standard output", e))?;
-        }
+        stream(&source, &options, |text| {
+            comparison.feed(text);
+            out.write_all(&encode(text, latin1)).map_err(|e| Failure::io("standard output", e))
+        })?;
         out.flush().map_err(|e| Failure::io("standard output", e))?;
         return Ok(comparison.changed());
     }
-    rewrite_in_place(file, &source, games)
+    let mut rewrite = Rewrite { file, source: &source, latin1, comparison, temp: None };
+    stream(&source, &options, |text| rewrite.take(text))?;
+    rewrite.finish()
 }
 
-/// Stream the games into a temporary file once the text first differs, then rename it over
-/// the file. Returns whether the file changed.
-fn rewrite_in_place<'a>(
-    file: &str,
+/// Format `source` game by game (in parallel batches, handed out in file order), report the
+/// games kept as they are, and pass the text of each game to `sink`.
+fn stream(
     source: &Source,
-    games: impl Iterator<Item = FormattedGame<'a>>,
-) -> Result<bool, Failure> {
-    let error = |e: io::Error| Failure::io(file, e);
-    let mut comparison = Comparison::new(&source.text);
-    let mut temp: Option<(NamedTempFile, BufWriter<File>)> = None;
-    for game in games {
-        let text = game.text();
-        if let Some((_, out)) = &mut temp {
-            out.write_all(&encode(text, source)?).map_err(error)?;
-            continue;
-        }
-        let same_so_far = comparison.matched;
-        if !comparison.feed(text) {
-            let (file_handle, mut out) = open_temp(file).map_err(error)?;
-            out.write_all(&encode(&source.text[..same_so_far], source)?).map_err(error)?;
-            out.write_all(&encode(text, source)?).map_err(error)?;
-            temp = Some((file_handle, out));
-        }
+    options: &FormatOptions,
+    mut sink: impl FnMut(&str) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    let text = source.text.as_str();
+    let mut joiner = Joiner::default();
+    let mut reporter = KeptReporter::new(source);
+    for_each_batch(
+        text,
+        |parsed| {
+            let range = parsed.range;
+            (range, format_alone(&parsed.game, &text[range], range.start, options))
+        },
+        |games, _| {
+            for (range, alone) in games {
+                let game = joiner.join(&text[range], range.start, alone);
+                reporter.report(&game);
+                sink(game.text())?;
+            }
+            Ok(())
+        },
+    )
+}
+
+/// Rewriting a file in place: the output streams into a temporary file from the first
+/// difference on, and the temporary file then replaces the file.
+struct Rewrite<'a> {
+    file: &'a str,
+    source: &'a Source,
+    latin1: bool,
+    comparison: Comparison<'a>,
+    temp: Option<(NamedTempFile, BufWriter<File>)>,
+}
+
+impl Rewrite<'_> {
+    fn error(&self, e: io::Error) -> Failure {
+        Failure::io(self.file, e)
     }
-    if !comparison.changed() {
-        return Ok(false);
-    }
-    let (temp, out) = match temp {
-        Some(open) => open,
-        // The output is a shorter prefix of the input (blank lines at the end were dropped).
-        None => {
-            let (temp, mut out) = open_temp(file).map_err(error)?;
-            out.write_all(&encode(&source.text[..comparison.matched], source)?).map_err(error)?;
-            (temp, out)
+
+    /// The next game's text.
+    fn take(&mut self, text: &str) -> Result<(), Failure> {
+        if let Some((_, out)) = &mut self.temp {
+            return out
+                .write_all(&encode(text, self.latin1))
+                .map_err(|e| Failure::io(self.file, e));
         }
-    };
-    let written = out.into_inner().map_err(|e| error(e.into_error()))?;
-    written.sync_all().map_err(error)?;
-    let target = std::fs::canonicalize(file).map_err(error)?;
-    let permissions = std::fs::metadata(&target).map_err(error)?.permissions();
-    written.set_permissions(permissions).map_err(error)?;
-    temp.persist(&target).map_err(|e| error(e.error))?;
-    Ok(true)
+        let same_so_far = self.comparison.matched;
+        if !self.comparison.feed(text) {
+            let (temp, mut out) = open_temp(self.file).map_err(|e| self.error(e))?;
+            out.write_all(&encode(&self.source.text[..same_so_far], self.latin1))
+                .and_then(|()| out.write_all(&encode(text, self.latin1)))
+                .map_err(|e| self.error(e))?;
+            self.temp = Some((temp, out));
+        }
+        Ok(())
+    }
+
+    /// Replace the file if its text changed; returns whether it did.
+    fn finish(self) -> Result<bool, Failure> {
+        if !self.comparison.changed() {
+            return Ok(false);
+        }
+        let error = |e: io::Error| Failure::io(self.file, e);
+        let (temp, out) = match self.temp {
+            Some(open) => open,
+            // The output is a shorter prefix of the input (blank lines at the end were dropped).
+            None => {
+                let (temp, mut out) = open_temp(self.file).map_err(error)?;
+                let kept = &self.source.text[..self.comparison.matched];
+                out.write_all(&encode(kept, self.latin1)).map_err(error)?;
+                (temp, out)
+            }
+        };
+        let written = out.into_inner().map_err(|e| error(e.into_error()))?;
+        written.sync_all().map_err(error)?;
+        let target = std::fs::canonicalize(self.file).map_err(error)?;
+        let permissions = std::fs::metadata(&target).map_err(error)?.permissions();
+        written.set_permissions(permissions).map_err(error)?;
+        temp.persist(&target).map_err(|e| error(e.error))?;
+        Ok(true)
+    }
 }
 
 /// A temporary file next to `file` (next to its target when it is a link).
@@ -205,14 +252,17 @@ fn open_temp(file: &str) -> io::Result<(NamedTempFile, BufWriter<File>)> {
     Ok((temp, out))
 }
 
-/// The bytes of `text` in the encoding the file was read in.
-fn encode<'t>(text: &'t str, source: &Source) -> Result<Cow<'t, [u8]>, Failure> {
-    if !source.is_latin1() || text.is_ascii() {
-        return Ok(Cow::Borrowed(text.as_bytes()));
+/// The bytes of `text`: UTF-8, or Latin-1 when the source was read as Latin-1. Every character
+/// then fits: the output's characters are the input's (one per byte) or ASCII.
+fn encode(text: &str, latin1: bool) -> Cow<'_, [u8]> {
+    if !latin1 || text.is_ascii() {
+        return Cow::Borrowed(text.as_bytes());
     }
-    text.chars().map(u8::try_from).collect::<Result<Vec<u8>, _>>().map(Cow::Owned).map_err(|_| {
-        Failure::Message(format!("{}: the output does not fit in Latin-1", source.name))
-    })
+    Cow::Owned(
+        text.chars()
+            .map(|c| u8::try_from(c).expect("a Latin-1 source has only Latin-1 characters"))
+            .collect(),
+    )
 }
 
 /// Whether the pieces fed so far are the start of the original text.

@@ -22,7 +22,7 @@ pub(crate) fn body(token: &str) -> &str {
 /// else the text with its padding and CRLF line ends normalised.
 pub fn normalized(body: &str, reflow: bool) -> Cow<'_, str> {
     if reflow {
-        let mut words = body.split_whitespace();
+        let mut words = words(body);
         let Some(first) = words.next() else { return Cow::Borrowed("") };
         let mut out = String::with_capacity(body.len());
         out.push_str(first);
@@ -42,10 +42,10 @@ pub fn normalized(body: &str, reflow: bool) -> Cow<'_, str> {
 }
 
 /// Append the comment with text `body` to `doc`, the `{` separated by `sep` from what precedes.
-pub(crate) fn push(doc: &mut Doc, sep: Sep, body: &str, reflow: bool) {
+pub(crate) fn push<'s>(doc: &mut Doc<'s>, sep: Sep, body: &'s str, reflow: bool) {
     if !reflow {
         let text = normalized(body, false);
-        doc.push_with(sep, |out| {
+        doc.push_written_lines(sep, |out| {
             out.push('{');
             if !text.is_empty() {
                 out.push(' ');
@@ -56,27 +56,78 @@ pub(crate) fn push(doc: &mut Doc, sep: Sep, body: &str, reflow: bool) {
         return;
     }
     doc.push(sep, "{");
-    let words: Vec<&str> = body.split_whitespace().collect();
+    let mut words = words(body);
+    let mut sep = Sep::Tie;
     let mut in_command = false;
-    for (i, word) in words.iter().enumerate() {
-        let sep = if i == 0 || in_command || starts_tag_line(&words[i..]) {
-            Sep::Tie
-        } else {
-            Sep::Space
-        };
+    while let Some(word) = words.next() {
+        if sep == Sep::Space && (in_command || starts_tag_line(word, words.clone())) {
+            sep = Sep::Tie;
+        }
         doc.push(sep, word);
         in_command = ends_inside_command(word, in_command);
+        sep = Sep::Space;
     }
     doc.push(Sep::Tie, "}");
 }
 
-/// Whether a line starting with these words would read as a tag pair.
-fn starts_tag_line(words: &[&str]) -> bool {
-    if !words[0].starts_with('[') {
+/// The words of comment text: what `str::split_whitespace` gives (whitespace in the Unicode
+/// sense), faster on ASCII text.
+#[derive(Clone)]
+pub(crate) struct Words<'a> {
+    rest: &'a str,
+}
+
+pub(crate) fn words(text: &str) -> Words<'_> {
+    Words { rest: text }
+}
+
+impl<'a> Words<'a> {
+    /// The length of the longest prefix of `self.rest` whose characters are (or are not)
+    /// whitespace.
+    fn span(&self, whitespace: bool) -> usize {
+        let bytes = self.rest.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let (is_space, len) = match bytes[i] {
+                b if b.is_ascii() => (matches!(b, b' ' | b'\t'..=b'\r'), 1),
+                _ => {
+                    let c = self.rest[i..].chars().next().unwrap_or(' ');
+                    (c.is_whitespace(), c.len_utf8())
+                }
+            };
+            if is_space != whitespace {
+                break;
+            }
+            i += len;
+        }
+        i
+    }
+}
+
+impl<'a> Iterator for Words<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        self.rest = &self.rest[self.span(true)..];
+        let len = self.span(false);
+        let (word, rest) = self.rest.split_at(len);
+        self.rest = rest;
+        (!word.is_empty()).then_some(word)
+    }
+}
+
+/// Whether a line starting with `word` and then the `rest` of the words would read as a tag
+/// pair.
+fn starts_tag_line<'w>(word: &str, rest: impl Iterator<Item = &'w str>) -> bool {
+    if !word.starts_with('[') {
         return false;
     }
-    // `[`, the name and the opening quote can be three words at most.
-    let probe = words.iter().take(3).copied().collect::<Vec<_>>().join(" ");
+    // `[`, the name and the opening quote are in three words at most.
+    let mut probe = String::from(word);
+    for next in rest.take(2) {
+        probe.push(' ');
+        probe.push_str(next);
+    }
     is_tag_line(probe.as_bytes())
 }
 
@@ -126,6 +177,16 @@ mod tests {
         let out = printed("see [Event \"x\"] and [ Site \"y\"]", true, 5);
         for line in out.lines().skip(1) {
             assert!(!is_tag_line(line.as_bytes()), "{out}");
+        }
+    }
+
+    #[test]
+    fn words_split_like_split_whitespace() {
+        for text in ["", "  a b\t\tc\n", "x\u{0B}y\u{A0}z\u{3000}w é ♘", "\u{2003}", "end "] {
+            assert_eq!(
+                words(text).collect::<Vec<_>>(),
+                text.split_whitespace().collect::<Vec<_>>()
+            );
         }
     }
 

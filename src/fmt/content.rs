@@ -13,11 +13,12 @@
 use std::fmt;
 
 use super::FormatOptions;
-use super::annotation::{nag_digits, suffix_nag};
+use super::annotation::nag_digits;
 use super::comment;
 use super::moves::{MoveFact, move_facts};
-use super::tags::{is_game, kept_in_reduced, roster_names, unknown_value};
+use super::tags::{is_game, kept_when_reduced, roster_names, unknown_value};
 use crate::chess;
+use crate::syntax::suffix_nag;
 use crate::syntax::{Game, NodeKind, parse_games};
 
 /// One movetext element.
@@ -107,8 +108,8 @@ fn commentary(kind: NodeKind, text: &str, reflow: bool) -> Element {
 }
 
 /// The content formatting `game` with `options` must produce: its content, with the missing
-/// roster tags added (when asked), and in reduced export format without the tags that format
-/// does not keep, commentary, NAGs, glyphs and variations.
+/// roster tags added (when asked), and in reduced export format without the tags it leaves out,
+/// commentary, NAGs, glyphs and variations.
 pub fn expected_content(game: &Game, src: &str, options: &FormatOptions) -> GameContent {
     let mut content = game_content(game, src, options.reflow_comments);
     if options.add_missing_tags && is_game(game) {
@@ -120,7 +121,7 @@ pub fn expected_content(game: &Game, src: &str, options: &FormatOptions) -> Game
         content.tags.sort();
     }
     if options.reduced {
-        content.tags.retain(|(name, _)| kept_in_reduced(name));
+        content.tags.retain(|(name, _)| kept_when_reduced(name));
         content.notes.clear();
         let mut depth = 0u32;
         content.movetext.retain(|e| match e {

@@ -1,8 +1,8 @@
 //! The document IR (DESIGN §5): a list of words, each with the separator that joins it to the
-//! word before. Words are unbreakable; only `Sep::Space` may become a line break. The words'
-//! text lives in one string, so building a game's document allocates little.
+//! word before. Words are unbreakable; only `Sep::Space` may become a line break. Most words
+//! are slices of the game's text; the others (move numbers, SAN, NAGs) are written into one
+//! string, so building a game's document allocates little.
 
-use std::fmt::Write as _;
 use std::ops::Range;
 
 /// What stands between a word and the word before it.
@@ -19,51 +19,44 @@ pub(crate) enum Sep {
 }
 
 /// One unbreakable word. A word kept verbatim (a comment whose text is kept as written) may
-/// span lines; the printer then counts its first and last lines. Offsets and widths are `u32`
-/// (texts are limited to 4 GiB, as everywhere): a game of millions of moves has millions of
-/// words.
+/// span lines; the printer then counts its first and last lines.
 #[derive(Clone, Debug)]
-pub(crate) struct Word {
+pub(crate) struct Word<'s> {
     pub sep: Sep,
-    text: Range<u32>,
-    first_width: u32,
-    last_width: Option<u32>,
-}
-
-impl Word {
+    text: Text<'s>,
     /// Printing characters on the word's first line.
-    pub fn first_width(&self) -> usize {
-        self.first_width as usize
-    }
-
+    pub first_width: usize,
     /// Printing characters on its last line, when it has more than one.
-    pub fn last_width(&self) -> Option<usize> {
-        self.last_width.map(|w| w as usize)
-    }
+    pub last_width: Option<usize>,
 }
 
-/// A document: words and the text they point into.
+/// Where a word's text is: in the game's text (most words), or written into the document.
+#[derive(Clone, Debug)]
+enum Text<'s> {
+    Borrowed(&'s str),
+    Written(Range<usize>),
+}
+
+/// A document: words, and the text written for those not taken from the game's text.
 #[derive(Debug, Default)]
-pub(crate) struct Doc {
-    text: String,
-    words: Vec<Word>,
+pub(crate) struct Doc<'s> {
+    written: String,
+    words: Vec<Word<'s>>,
     /// The next word starts a new line whatever separator it asks for.
     line_pending: bool,
 }
 
-impl Doc {
-    /// An empty document with room for `words` words of `text` bytes in all (a game's
-    /// movetext has about one word per node: growing a vector of millions of words by doubling
-    /// would hold it twice over).
-    pub fn with_capacity(words: usize, text: usize) -> Self {
+impl<'s> Doc<'s> {
+    /// A document with room for about `words` words.
+    pub fn with_capacity(words: usize) -> Self {
         Doc {
-            text: String::with_capacity(text),
+            written: String::with_capacity(words * 2),
             words: Vec::with_capacity(words),
             line_pending: false,
         }
     }
 
-    pub fn words(&self) -> &[Word] {
+    pub fn words(&self) -> &[Word<'s>] {
         &self.words
     }
 
@@ -71,37 +64,55 @@ impl Doc {
         self.words.is_empty()
     }
 
-    pub fn word_text(&self, word: &Word) -> &str {
-        &self.text[word.text.start as usize..word.text.end as usize]
+    pub fn word_text<'d>(&'d self, word: &Word<'s>) -> &'d str
+    where
+        's: 'd,
+    {
+        match &word.text {
+            Text::Borrowed(text) => text,
+            Text::Written(range) => &self.written[range.clone()],
+        }
     }
 
-    /// Append a word.
-    pub fn push(&mut self, sep: Sep, word: &str) {
-        self.push_with(sep, |text| text.push_str(word));
+    /// Append a word of one line.
+    pub fn push(&mut self, sep: Sep, word: &'s str) {
+        debug_assert!(!word.contains('\n'), "{word:?}");
+        self.push_word(sep, Text::Borrowed(word), width(word), None);
     }
 
-    /// Append a word written by `write` (move numbers and SAN without an allocation each).
-    pub fn push_with(&mut self, sep: Sep, write: impl FnOnce(&mut String)) {
-        let start = self.text.len();
-        write(&mut self.text);
-        let text = &self.text[start..];
+    /// Append a word of one line written by `write` (move numbers, SAN, NAGs).
+    pub fn push_written(&mut self, sep: Sep, write: impl FnOnce(&mut String)) {
+        let start = self.written.len();
+        write(&mut self.written);
+        let text = &self.written[start..];
+        debug_assert!(!text.contains('\n'), "{text:?}");
+        let width = width(text);
+        self.push_word(sep, Text::Written(start..self.written.len()), width, None);
+    }
+
+    /// Append a word written by `write` that may span lines (a comment kept as written).
+    pub fn push_written_lines(&mut self, sep: Sep, write: impl FnOnce(&mut String)) {
+        let start = self.written.len();
+        write(&mut self.written);
+        let text = &self.written[start..];
         let (first_width, last_width) = match text.split_once('\n') {
             None => (width(text), None),
             Some((first, rest)) => {
                 (width(first), Some(width(rest.rsplit('\n').next().unwrap_or(rest))))
             }
         };
-        let sep = if std::mem::take(&mut self.line_pending) { Sep::Line } else { sep };
-        let text = start as u32..self.text.len() as u32;
-        let (first_width, last_width) = (first_width as u32, last_width.map(|w| w as u32));
-        self.words.push(Word { sep, text, first_width, last_width });
+        self.push_word(sep, Text::Written(start..self.written.len()), first_width, last_width);
     }
 
-    /// Append a word from its `Display` form.
-    pub fn push_display(&mut self, sep: Sep, value: impl std::fmt::Display) {
-        self.push_with(sep, |text| {
-            let _ = write!(text, "{value}");
-        });
+    fn push_word(
+        &mut self,
+        sep: Sep,
+        text: Text<'s>,
+        first_width: usize,
+        last_width: Option<usize>,
+    ) {
+        let sep = if std::mem::take(&mut self.line_pending) { Sep::Line } else { sep };
+        self.words.push(Word { sep, text, first_width, last_width });
     }
 
     /// Make the next word start a new line (the line ends after a `;` comment or an escape).
@@ -110,7 +121,36 @@ impl Doc {
     }
 }
 
+/// Write `n` in decimal (without the formatting machinery: move numbers are many).
+pub(crate) fn write_number(out: &mut String, mut n: u32) {
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[at..].iter().map(|&d| char::from(d)));
+}
+
 /// Printing characters in `text` (§8.2.1 counts characters, not bytes).
 pub(crate) fn width(text: &str) -> usize {
     if text.is_ascii() { text.len() } else { text.chars().count() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_written_in_decimal() {
+        for n in [0, 7, 10, 23, 999, u32::MAX] {
+            let mut out = String::new();
+            write_number(&mut out, n);
+            assert_eq!(out, n.to_string());
+        }
+    }
 }

@@ -1,5 +1,6 @@
-//! Whole texts, game by game: games are parsed in order, formatted in parallel in batches, and
-//! handed out in order, each either formatted or kept byte for byte with the reason.
+//! Whole texts, game by game: each game is formatted on its own (`format_alone`, which may run
+//! in parallel), then joined to the one before in file order (`Joiner`); each comes out either
+//! formatted or kept byte for byte with the reason.
 //!
 //! Joining games: every formatted game ends with an empty line, and games start at the start of
 //! a line, so a game never runs into the next one, with these exceptions, where a game that would
@@ -15,17 +16,9 @@
 //!
 //! A UTF-8 byte order mark at the start of the text is kept.
 
-use std::collections::VecDeque;
-
-use rayon::prelude::*;
-
 use super::{FormatOptions, Formatted, format_or_keep};
 use crate::syntax::{Diagnostic, Game, parse_game, parse_games};
-
-/// Games formatted together, at most this many bytes of input ...
-const BATCH_BYTES: usize = 1 << 20;
-/// ... and this many games.
-const BATCH_GAMES: usize = 1024;
+use crate::text::TextRange;
 
 /// Why a game was kept as it is.
 #[derive(Clone, Debug)]
@@ -80,69 +73,36 @@ pub fn format_text(text: &str, options: &FormatOptions) -> String {
 }
 
 /// The games of `text` with their formatted forms, in order; concatenating their `text()`s
-/// gives the formatted file.
+/// gives the formatted file. (To format games in parallel, run [`format_alone`] on each and
+/// join the results in order with a [`Joiner`].)
 pub fn format_games<'a>(
     text: &'a str,
     options: &'a FormatOptions,
 ) -> impl Iterator<Item = FormattedGame<'a>> + 'a {
-    let mut games = parse_games(text);
-    let mut ready: VecDeque<FormattedGame<'a>> = VecDeque::new();
-    // The output of the last game, when the next one might join it.
-    let mut previous: Option<Previous> = None;
-    let mut first = true;
-    std::iter::from_fn(move || {
-        if ready.is_empty() {
-            let mut batch: Vec<(u32, Game)> = Vec::new();
-            let mut bytes = 0usize;
-            while bytes < BATCH_BYTES && batch.len() < BATCH_GAMES {
-                let Some((start, game)) = games.next() else { break };
-                bytes += game.len as usize;
-                batch.push((start, game));
-            }
-            let outputs: Vec<(GameOutput, bool)> =
-                batch.par_iter().map(|(start, game)| output(text, *start, game, options)).collect();
-            for ((start, game), (output, has_movetext)) in batch.iter().zip(outputs) {
-                let source = &text[*start as usize..(*start + game.len) as usize];
-                let mut formatted = FormattedGame { start: *start, source, output };
-                let mut has_movetext = has_movetext;
-                let joins_previous = match &formatted.output {
-                    GameOutput::Formatted(out) if !first && opens_with_commentary(out) => true,
-                    _ => previous.as_ref().is_some_and(|p| !p.joins_cleanly(formatted.text())),
-                };
-                if joins_previous {
-                    formatted.output = GameOutput::Kept(KeepReason::WouldJoinPrevious);
-                    has_movetext = kept_has_movetext(game);
-                }
-                let text = formatted.text();
-                if !text.is_empty() {
-                    let open_ended = !has_movetext
-                        || matches!(formatted.output, GameOutput::Kept(_))
-                        || game.result_node().is_none();
-                    previous = open_ended.then(|| Previous(text.to_owned()));
-                    first = false;
-                }
-                ready.push_back(formatted);
-            }
-        }
-        ready.pop_front()
+    let mut joiner = Joiner::default();
+    parse_games(text).map(move |(start, game)| {
+        let range = TextRange::new(start, start + game.len);
+        joiner.join(&text[range], start, format_alone(&game, &text[range], start, options))
     })
 }
 
-/// Whether formatted text opens with commentary.
-fn opens_with_commentary(text: &str) -> bool {
-    text.starts_with(['{', ';', '%'])
+/// A game formatted on its own, to be joined to the game before it by a [`Joiner`].
+#[derive(Clone, Debug)]
+pub struct AloneGame {
+    output: GameOutput,
+    /// Whether the output has movetext elements (which end a tag section).
+    has_movetext: bool,
+    /// Whether the game's source has movetext (any movetext node, move numbers included).
+    source_has_movetext: bool,
+    /// Whether the game has no termination marker, so that the next game could run into it.
+    open_ended: bool,
 }
 
-/// Whether a game kept as it is has movetext (any movetext node, move numbers included, ends
-/// the tag section).
-fn kept_has_movetext(game: &Game) -> bool {
-    !game.nodes.is_empty()
-}
-
-/// The game's output, and whether it has movetext elements.
-fn output(text: &str, start: u32, game: &Game, options: &FormatOptions) -> (GameOutput, bool) {
-    let source = &text[start as usize..(start + game.len) as usize];
-    match format_or_keep(game, source, options) {
+/// Format `game` (`source` is its text, which starts at `start` in the file) without regard to
+/// the games around it.
+pub fn format_alone(game: &Game, source: &str, start: u32, options: &FormatOptions) -> AloneGame {
+    let source_has_movetext = !game.nodes.is_empty();
+    let (output, has_movetext) = match format_or_keep(game, source, options) {
         Ok(Formatted { mut text, has_movetext }) => {
             if start == 0 && source.starts_with('\u{FEFF}') {
                 text.insert(0, '\u{FEFF}');
@@ -154,19 +114,53 @@ fn output(text: &str, start: u32, game: &Game, options: &FormatOptions) -> (Game
                 KeepReason::SyntaxError(d) => KeepReason::SyntaxError(d.shifted(start)),
                 other => other,
             };
-            (GameOutput::Kept(reason), kept_has_movetext(game))
+            (GameOutput::Kept(reason), source_has_movetext)
         }
+    };
+    let open_ended = game.result_node().is_none();
+    AloneGame { output, has_movetext, source_has_movetext, open_ended }
+}
+
+/// Joins formatted games in file order, keeping as it is a game that would merge into the one
+/// before (see the module notes).
+#[derive(Debug, Default)]
+pub struct Joiner {
+    /// The output of the last game, when the next one might join it.
+    previous: Option<String>,
+    /// Whether some game has had output.
+    started: bool,
+}
+
+impl Joiner {
+    /// The next game of the file (`source` is its text, starting at `start`).
+    pub fn join<'a>(&mut self, source: &'a str, start: u32, alone: AloneGame) -> FormattedGame<'a> {
+        let AloneGame { output, mut has_movetext, source_has_movetext, open_ended } = alone;
+        let mut formatted = FormattedGame { start, source, output };
+        let joins_previous = match &formatted.output {
+            GameOutput::Formatted(out) if self.started && opens_with_commentary(out) => true,
+            _ => self.previous.as_deref().is_some_and(|p| !joins_cleanly(p, formatted.text())),
+        };
+        if joins_previous {
+            formatted.output = GameOutput::Kept(KeepReason::WouldJoinPrevious);
+            has_movetext = source_has_movetext;
+        }
+        let text = formatted.text();
+        if !text.is_empty() {
+            let kept = matches!(formatted.output, GameOutput::Kept(_));
+            self.previous = (!has_movetext || kept || open_ended).then(|| text.to_owned());
+            self.started = true;
+        }
+        formatted
     }
 }
 
-/// The output of a game the next game might join: one without movetext, without a termination
-/// marker, or kept as it is.
-struct Previous(String);
+/// Whether formatted text opens with commentary.
+fn opens_with_commentary(text: &str) -> bool {
+    text.starts_with(['{', ';', '%'])
+}
 
-impl Previous {
-    /// Whether a game starting with `next` right after this one is parsed as a game of its own.
-    fn joins_cleanly(&self, next: &str) -> bool {
-        let joint = format!("{}{next}", self.0);
-        parse_game(&joint).len as usize == self.0.len()
-    }
+/// Whether a game starting with `next` right after `previous` is parsed as a game of its own.
+fn joins_cleanly(previous: &str, next: &str) -> bool {
+    let joint = format!("{previous}{next}");
+    parse_game(&joint).len as usize == previous.len()
 }

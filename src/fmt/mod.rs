@@ -17,12 +17,13 @@ mod movetext;
 mod printer;
 mod tags;
 
-pub use annotation::{nag_digits, suffix_nag};
-pub use comment::normalized as normalized_comment;
-pub use file::{FormattedGame, GameOutput, KeepReason, format_games, format_text};
-pub use tags::unknown_value;
+pub use file::{
+    AloneGame, FormattedGame, GameOutput, Joiner, KeepReason, format_alone, format_games,
+    format_text,
+};
 
-use crate::syntax::{Game, Severity};
+use crate::syntax::{Code, Diagnostic, Game, Severity};
+use crate::text::TextRange;
 
 /// Formatting options (CLI flags, `pgn-lsp.toml`, LSP settings). The default is the PGN export
 /// format.
@@ -75,16 +76,18 @@ pub(crate) struct Formatted {
 }
 
 /// The game in export format, or why it is kept as it is (ranges relative to the game).
-/// Content comparison ([`content`]) states the same reasons independently where it can.
 pub(crate) fn format_or_keep(
     game: &Game,
     src: &str,
     options: &FormatOptions,
 ) -> Result<Formatted, KeepReason> {
-    if let Some(error) = game.diagnostics.iter().find(|d| d.severity == Severity::Error)
-        && game.has_structural_errors()
-    {
-        return Err(KeepReason::SyntaxError(error.clone()));
+    if game.has_structural_errors() {
+        // The parser's errors are its structural ones; report the first.
+        let first = game.diagnostics.iter().find(|d| d.severity == Severity::Error);
+        let reported = first.or(game.diagnostics.first()).cloned().unwrap_or_else(|| {
+            Diagnostic::new(Code::UnexpectedToken, TextRange::empty(0), "structural syntax error")
+        });
+        return Err(KeepReason::SyntaxError(reported));
     }
     let facts = moves::move_facts(game, src);
     if !moves::all_replayed(game, &facts) {

@@ -1,7 +1,9 @@
 //! The movetext section as a document (§8.2): move numbers recomputed from the position,
 //! canonical SAN for legal moves (§8.2.3.7) and moves that are not legal as written, suffix
-//! annotations as NAGs (§8.2.3.8), comments, variations as `(2. f4 exf4)`, and the termination
-//! marker as written (§8.2.6).
+//! annotations as NAGs (§8.2.3.8), NAGs without leading zeros, glyphs (`±`, `N`) as written,
+//! comments, `;` comments (the line ends after them), `%` escape lines (on their own line,
+//! §6), variations as `(2. f4 exf4)`, and the termination marker as written (§8.2.6). Reduced
+//! export format (§3.2.4) keeps only the main line's moves and the marker.
 //!
 //! Move numbers (§8.2.2.2): every White move has `N.`; a Black move has `N...` when it opens
 //! the game or a variation, or when anything other than its White move comes right before it
@@ -9,23 +11,29 @@
 //! after an en-passant capture is kept, as part of its move.
 
 use super::FormatOptions;
-use super::annotation::{nag_digits, suffix_nag};
+use super::annotation::nag_digits;
 use super::comment;
-use super::doc::{Doc, Sep};
+use super::doc::{Doc, Sep, write_number};
 use super::moves::MoveFact;
 use crate::chess;
+use crate::syntax::suffix_nag;
 use crate::syntax::{Game, NodeKind, TagSectionNote};
 
 /// The movetext of `game`, opened by the `notes` of the tag section that belong to it.
-pub(crate) fn build(
+pub(crate) fn build<'s>(
     game: &Game,
-    src: &str,
+    src: &'s str,
     facts: &[Option<MoveFact>],
     notes: &[&TagSectionNote],
     options: &FormatOptions,
-) -> Doc {
-    let doc = Doc::with_capacity(game.nodes.len() + notes.len(), src.len());
-    let mut out = Builder { doc, sep: Sep::Space, after_move: false, options };
+) -> Doc<'s> {
+    let mut out = Builder {
+        // A word takes five bytes of text or so.
+        doc: Doc::with_capacity(src.len() / 5),
+        sep: Sep::Space,
+        after_move: false,
+        options,
+    };
     for note in notes {
         out.commentary(note.kind, &src[note.range]);
     }
@@ -82,8 +90,8 @@ pub(crate) fn keeps_elements(game: &Game, options: &FormatOptions) -> bool {
     })
 }
 
-struct Builder<'o> {
-    doc: Doc,
+struct Builder<'s, 'o> {
+    doc: Doc<'s>,
     /// The separator before the next word.
     sep: Sep,
     /// Whether the last word written was a move (or its `e.p.` mark).
@@ -91,26 +99,30 @@ struct Builder<'o> {
     options: &'o FormatOptions,
 }
 
-impl Builder<'_> {
-    fn word(&mut self, text: &str) {
+impl<'s> Builder<'s, '_> {
+    fn word(&mut self, text: &'s str) {
         self.doc.push(std::mem::replace(&mut self.sep, Sep::Space), text);
         self.after_move = false;
     }
 
-    fn element(&mut self, kind: NodeKind, text: &str, fact: Option<&MoveFact>) {
+    fn element(&mut self, kind: NodeKind, text: &'s str, fact: Option<&MoveFact>) {
         match kind {
             NodeKind::MoveNumber => {}
             NodeKind::Move | NodeKind::NullMove => self.chess_move(text, fact),
             NodeKind::Suffix => match suffix_nag(text) {
                 Some(nag) => {
-                    self.doc.push_display(std::mem::replace(&mut self.sep, Sep::Space), Nag(nag));
+                    let sep = std::mem::replace(&mut self.sep, Sep::Space);
+                    self.doc.push_written(sep, |out| {
+                        out.push('$');
+                        write_number(out, nag.into());
+                    });
                     self.after_move = false;
                 }
                 None => self.word(text),
             },
             NodeKind::Nag => {
                 let sep = std::mem::replace(&mut self.sep, Sep::Space);
-                self.doc.push_with(sep, |out| {
+                self.doc.push_written(sep, |out| {
                     out.push('$');
                     out.push_str(nag_digits(text));
                 });
@@ -137,7 +149,7 @@ impl Builder<'_> {
     }
 
     /// A move with its number when it needs one (§8.2.2.2).
-    fn chess_move(&mut self, text: &str, fact: Option<&MoveFact>) {
+    fn chess_move(&mut self, text: &'s str, fact: Option<&MoveFact>) {
         let Some(fact) = fact else {
             self.word(text);
             self.after_move = true;
@@ -145,16 +157,24 @@ impl Builder<'_> {
         };
         let sep = std::mem::replace(&mut self.sep, Sep::Space);
         let san_sep = if fact.turn.is_white() {
-            self.doc.push_display(sep, format_args!("{}.", fact.fullmove));
+            self.doc.push_written(sep, |out| {
+                write_number(out, fact.fullmove);
+                out.push('.');
+            });
             Sep::Space
         } else if !self.after_move {
-            self.doc.push_display(sep, format_args!("{}...", fact.fullmove));
+            self.doc.push_written(sep, |out| {
+                write_number(out, fact.fullmove);
+                out.push_str("...");
+            });
             Sep::Space
         } else {
             sep
         };
         match &fact.san {
-            Some(san) => self.doc.push(san_sep, &chess::san_plus_text(*san)),
+            Some(san) => {
+                self.doc.push_written(san_sep, |out| out.push_str(&chess::san_plus_text(*san)))
+            }
             None => self.doc.push(san_sep, text),
         }
         self.after_move = true;
@@ -162,7 +182,7 @@ impl Builder<'_> {
 
     /// A `{ }` comment, a `;` comment (the line ends after it) or a `%` escape line (a line of
     /// its own, verbatim, §6).
-    fn commentary(&mut self, kind: NodeKind, text: &str) {
+    fn commentary(&mut self, kind: NodeKind, text: &'s str) {
         let sep = std::mem::replace(&mut self.sep, Sep::Space);
         match kind {
             NodeKind::Comment => {
@@ -179,14 +199,5 @@ impl Builder<'_> {
             }
         }
         self.after_move = false;
-    }
-}
-
-/// A NAG in export form.
-struct Nag(u8);
-
-impl std::fmt::Display for Nag {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "${}", self.0)
     }
 }

@@ -7,7 +7,7 @@ use super::doc::{Doc, Sep, Word};
 
 /// Print `doc` into `out` with at most `max_width` printing characters per line where the words
 /// allow it. Adds no final line break.
-pub(crate) fn print(doc: &Doc, max_width: usize, out: &mut String) {
+pub(crate) fn print(doc: &Doc<'_>, max_width: usize, out: &mut String) {
     let words = doc.words();
     let mut column = 0usize;
     for (i, word) in words.iter().enumerate() {
@@ -33,16 +33,16 @@ pub(crate) fn print(doc: &Doc, max_width: usize, out: &mut String) {
             }
         }
         out.push_str(doc.word_text(word));
-        column = match word.last_width() {
+        column = match word.last_width {
             Some(last) => last,
-            None => column + word.first_width(),
+            None => column + word.first_width,
         };
     }
 }
 
 /// The width, up to its first line end, of the unit that starts with `words[0]`: the word and
 /// the words tied or joined to it.
-fn unit_width(words: &[Word]) -> usize {
+fn unit_width(words: &[Word<'_>]) -> usize {
     let mut width = 0;
     for (i, word) in words.iter().enumerate() {
         match word.sep {
@@ -51,8 +51,8 @@ fn unit_width(words: &[Word]) -> usize {
             Sep::Join => {}
             Sep::Space | Sep::Line => break,
         }
-        width += word.first_width();
-        if word.last_width().is_some() {
+        width += word.first_width;
+        if word.last_width.is_some() {
             break;
         }
     }
@@ -66,7 +66,11 @@ mod tests {
     fn printed(words: &[(Sep, &str)], max_width: usize) -> String {
         let mut doc = Doc::default();
         for &(sep, text) in words {
-            doc.push(sep, text);
+            if text.contains('\n') {
+                doc.push_written_lines(sep, |out| out.push_str(text));
+            } else {
+                doc.push(sep, text);
+            }
         }
         let mut out = String::new();
         print(&doc, max_width, &mut out);

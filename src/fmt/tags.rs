@@ -1,7 +1,8 @@
 //! The tag pair section in export format (§8.1): the Seven Tag Roster first and in its order
 //! (§8.1.1), missing roster tags added with their unknown values, then the other tags in ASCII
 //! order of their names; one `[Name "value"]` per line with `"` and `\` escaped (§7); an empty
-//! line after the section.
+//! line after the section. Reduced export format (§3.2.4) keeps the roster and the tags that say
+//! how to read the moves (SetUp, FEN, Variant).
 //!
 //! Comments and escape lines of the tag section are never dropped. Those after the last tag pair
 //! are the game's opening commentary and are printed at the start of the movetext, where the
@@ -35,10 +36,10 @@ pub(crate) fn roster_names() -> impl Iterator<Item = &'static str> {
     SEVEN_TAG_ROSTER.iter().map(|(name, _)| *name)
 }
 
-/// Whether reduced export format (§3.2.4) keeps the tag `name`: the roster, and the tags that
-/// say where the moves start and under which rules (§9.7 SetUp and FEN, and Variant), without
-/// which the moves would mean other moves or none.
-pub(crate) fn kept_in_reduced(name: &str) -> bool {
+/// Whether reduced export format keeps a tag: the roster, and the tags without which the moves
+/// cannot be read (a game from another start position or of a variant has no reduced form in
+/// the strict sense of §3.2.4; its start is kept rather than its moves made wrong).
+pub(crate) fn kept_when_reduced(name: &str) -> bool {
     roster_rank(name).is_some() || matches!(name, "SetUp" | "Setup" | "FEN" | "Variant")
 }
 
@@ -76,7 +77,7 @@ fn ordered<'g>(game: &'g Game, src: &str, options: &FormatOptions) -> Vec<TagLin
         .tags
         .iter()
         .enumerate()
-        .filter(|(_, t)| !options.reduced || kept_in_reduced(t.name(src)))
+        .filter(|(_, t)| !options.reduced || kept_when_reduced(t.name(src)))
         .map(|(i, t)| TagLine::Input(i, t))
         .collect();
     if options.add_missing_tags && is_game(game) {
@@ -119,13 +120,14 @@ pub(crate) fn write<'g>(
     for line in &lines {
         match line {
             TagLine::Input(i, tag) => {
-                let value = tag.value.map_or(Cow::Borrowed(""), |_| tag.value(src));
-                write_tag(tag.name(src), &value, out);
+                write_tag(tag.name(src), &value_token(tag, src), out);
                 for note in notes.iter().filter(|n| place(n) == Place::AfterTag(*i)) {
                     write_note(note, src, options, out);
                 }
             }
-            TagLine::Added(name) => write_tag(name, unknown_value(name, game, src), out),
+            TagLine::Added(name) => {
+                write_tag(name, &escape_string(unknown_value(name, game, src)), out)
+            }
         }
     }
     out.push('\n');
@@ -153,11 +155,21 @@ fn place(note: &TagSectionNote, input_tags: usize, printed_last: Option<usize>) 
     }
 }
 
-fn write_tag(name: &str, value: &str, out: &mut String) {
+/// A tag's value as an escaped string token (§7): its own token when that has no backslash
+/// (without one, it holds no quote either: a stray quote is a structural error), else its value
+/// escaped again (`\x` becomes `\\x`).
+fn value_token<'s>(tag: &Tag, src: &'s str) -> Cow<'s, str> {
+    match tag.value.map(|range| &src[range]) {
+        Some(token) if !token.contains('\\') => Cow::Borrowed(token),
+        _ => Cow::Owned(escape_string(&tag.value(src))),
+    }
+}
+
+fn write_tag(name: &str, value_token: &str, out: &mut String) {
     out.push('[');
     out.push_str(name);
     out.push(' ');
-    out.push_str(&escape_string(value));
+    out.push_str(value_token);
     out.push_str("]\n");
 }
 

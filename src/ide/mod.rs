@@ -1,1 +1,16 @@
-//! Editor features as plain data over a document snapshot: diagnostics, hover, formatting edits.
+//! Editor features as plain data over a document snapshot (no LSP types): the per-document
+//! analysis kept up to date edit by edit, diagnostics, hover, formatting edits and quick fixes.
+
+mod analysis;
+mod board;
+mod code_actions;
+mod formatting;
+pub mod guard;
+mod hover;
+mod nags;
+mod tags;
+
+pub use analysis::{DocumentAnalysis, GameAnalysis, SelectedDiagnostics, SelectedGame};
+pub use code_actions::{QuickFix, quick_fixes};
+pub use formatting::{Cancelled, format_edits};
+pub use hover::{Hover, hover};

@@ -3,9 +3,50 @@
 //!
 //! The game before the edited one is reparsed too because where a game ends depends on the
 //! first line of the next game.
+//!
+//! The new text is read through a window that grows as needed ([`TextSource`]), so a document
+//! held as a rope is never copied whole. A game parsed from a window is accepted only when the
+//! window also holds the whole line after the game's end (or reaches the end of the text): that
+//! line is everything beyond the game the parser looks at to decide where the game ends (the
+//! first token of the next game, or the tag line that stops an unterminated comment).
 
 use super::parser::parse_game;
 use super::tree::Game;
+
+/// Text that can be read piece by piece (a `str`, or a rope that is never made one string).
+pub trait TextSource {
+    /// The length in bytes.
+    fn len(&self) -> usize;
+
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Append to `out` the text from `start` (a char boundary) towards `end`. A source may stop
+    /// short of `end`, or go on to the next char boundary, but appends at least one char when
+    /// `start < len()`.
+    fn read_into(&self, start: usize, end: usize, out: &mut String);
+
+    /// The text of `start..end` (both char boundaries).
+    fn read(&self, start: usize, end: usize) -> String {
+        let mut out = String::with_capacity(end - start);
+        while start + out.len() < end {
+            self.read_into(start + out.len(), end, &mut out);
+        }
+        out
+    }
+}
+
+impl TextSource for &str {
+    fn len(&self) -> usize {
+        str::len(self)
+    }
+
+    fn read_into(&self, start: usize, end: usize, out: &mut String) {
+        let end = self.ceil_char_boundary(end.clamp(start, str::len(self)));
+        out.push_str(&self[start..end]);
+    }
+}
 
 /// What an edit did to the list of games: old games `first..first + removed` are replaced by
 /// `inserted`; games after them are unchanged (only shifted).
@@ -14,18 +55,25 @@ pub struct Splice {
     pub first: usize,
     pub removed: usize,
     pub inserted: Vec<Game>,
+    /// The new text of the inserted games, one after the other (game `i` starts where the
+    /// lengths of the games before it add up to).
+    pub text: String,
 }
 
-/// Reparse after replacing `old_start..old_end` (offsets in the old text) of a text whose games
-/// had lengths `old_lens`; `new_text` is the whole text after the edit, and `inserted_len` the
-/// length of the inserted text.
-pub fn reparse(
-    old_lens: &[u32],
-    new_text: &str,
-    old_start: u32,
-    old_end: u32,
-    inserted_len: u32,
-) -> Splice {
+/// An edit: `old_start..old_end` of the old text was replaced by `inserted_len` bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Edit {
+    pub old_start: u32,
+    pub old_end: u32,
+    pub inserted_len: u32,
+}
+
+/// How much text the window reads at first and at least at each growth.
+const WINDOW_CHUNK: usize = 16 * 1024;
+
+/// Reparse after `edit` of a text whose games had lengths `old_lens`; `new_text` is the whole
+/// text after the edit.
+pub fn reparse(old_lens: &[u32], new_text: &dyn TextSource, edit: Edit) -> Splice {
     // Start of each old game, and the index of the game holding the edit.
     let mut starts = Vec::with_capacity(old_lens.len());
     let mut at = 0u32;
@@ -33,26 +81,190 @@ pub fn reparse(
         starts.push(at);
         at += len;
     }
-    let edited = starts.partition_point(|&s| s <= old_start).saturating_sub(1);
+    let edited = starts.partition_point(|&s| s <= edit.old_start).saturating_sub(1);
     let first = edited.saturating_sub(1);
-    let new_edit_end = old_start as i64 + inserted_len as i64;
-    let delta = inserted_len as i64 - (old_end as i64 - old_start as i64);
+    let new_edit_end = edit.old_start as i64 + edit.inserted_len as i64;
+    let delta = edit.inserted_len as i64 - (edit.old_end as i64 - edit.old_start as i64);
 
-    let mut pos = starts.get(first).copied().unwrap_or(0) as usize;
+    let origin = starts.get(first).copied().unwrap_or(0) as usize;
+    let mut window = Window { source: new_text, origin, text: String::new() };
+    // `pos` is where the next game starts, relative to `origin`.
+    let mut pos = 0usize;
     let mut inserted = Vec::new();
-    while pos < new_text.len() {
-        let game = parse_game(&new_text[pos..]);
-        pos += game.len as usize;
+    while origin + pos < new_text.len() {
+        if window.text.len() == pos {
+            window.grow(pos);
+        }
+        let game = parse_game(&window.text[pos..]);
+        let end = pos + game.len as usize;
+        if !window.holds_line_after(end) {
+            window.grow(pos);
+            continue;
+        }
+        pos = end;
         inserted.push(game);
-        if pos as i64 >= new_edit_end && pos as i64 > old_start as i64 {
-            let old_pos = pos as i64 - delta;
-            if old_pos >= old_end as i64
+        let new_pos = (origin + pos) as i64;
+        if new_pos >= new_edit_end && new_pos > edit.old_start as i64 {
+            let old_pos = new_pos - delta;
+            if old_pos >= edit.old_end as i64
                 && let Ok(j) = starts.binary_search(&(old_pos as u32))
                 && j > first
             {
-                return Splice { first, removed: j - first, inserted };
+                window.text.truncate(pos);
+                return Splice { first, removed: j - first, inserted, text: window.text };
             }
         }
     }
-    Splice { first, removed: old_lens.len() - first, inserted }
+    window.text.truncate(pos);
+    Splice { first, removed: old_lens.len() - first, inserted, text: window.text }
+}
+
+/// Parse the game that starts at `start` (a game boundary) exactly as a parse of the whole
+/// text would, and return it with its own text.
+pub fn parse_game_at(text: &dyn TextSource, start: usize) -> (Game, String) {
+    let mut window = Window { source: text, origin: start, text: String::new() };
+    loop {
+        window.grow(0);
+        let game = parse_game(&window.text);
+        if window.holds_line_after(game.len as usize) {
+            window.text.truncate(game.len as usize);
+            return (game, window.text);
+        }
+    }
+}
+
+/// The text from `origin` on, read as far as needed so far.
+struct Window<'a> {
+    source: &'a dyn TextSource,
+    origin: usize,
+    text: String,
+}
+
+impl Window<'_> {
+    fn reaches_end(&self) -> bool {
+        self.origin + self.text.len() >= self.source.len()
+    }
+
+    /// Whether a game ending at `end` (relative) can be trusted: the window holds the line
+    /// that starts there up to its line break, or reaches the end of the text.
+    fn holds_line_after(&self, end: usize) -> bool {
+        self.reaches_end() || memchr::memchr(b'\n', &self.text.as_bytes()[end..]).is_some()
+    }
+
+    /// Read more text: at least as much again as the game being parsed from `game_start` has
+    /// seen, so a long game is reparsed a logarithmic number of times.
+    fn grow(&mut self, game_start: usize) {
+        let seen = self.text.len() - game_start;
+        let from = self.origin + self.text.len();
+        let to = from + seen.max(WINDOW_CHUNK);
+        self.source.read_into(from, to, &mut self.text);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::parse_games;
+
+    /// A source that hands out at most `step` bytes per read, to force the window to grow.
+    struct Stingy<'a> {
+        text: &'a str,
+        step: usize,
+    }
+
+    impl TextSource for Stingy<'_> {
+        fn len(&self) -> usize {
+            self.text.len()
+        }
+
+        fn read_into(&self, start: usize, end: usize, out: &mut String) {
+            self.text.read_into(start, end.min(start + self.step), out);
+        }
+    }
+
+    fn lens(text: &str) -> Vec<u32> {
+        parse_games(text).map(|(_, g)| g.len).collect()
+    }
+
+    /// Apply `old[range] -> insert`, reparse, and check the spliced lengths against a full parse.
+    fn check(old: &str, range: std::ops::Range<usize>, insert: &str, step: usize) -> Splice {
+        let old_lens = lens(old);
+        let new = format!("{}{insert}{}", &old[..range.start], &old[range.end..]);
+        let source = Stingy { text: &new, step };
+        let edit = Edit {
+            old_start: range.start as u32,
+            old_end: range.end as u32,
+            inserted_len: insert.len() as u32,
+        };
+        let splice = reparse(&old_lens, &source, edit);
+        let mut spliced = old_lens.clone();
+        spliced.splice(
+            splice.first..splice.first + splice.removed,
+            splice.inserted.iter().map(|g| g.len),
+        );
+        assert_eq!(spliced, lens(&new), "edit {range:?} -> {insert:?} with reads of {step}");
+        let start: u32 = old_lens[..splice.first].iter().sum();
+        let inserted_len: u32 = splice.inserted.iter().map(|g| g.len).sum();
+        assert_eq!(splice.text, new[start as usize..(start + inserted_len) as usize]);
+        splice
+    }
+
+    const THREE: &str = "[Event \"a\"]\n\n1. e4 e5 1-0\n\n[Event \"b\"]\n\n1. d4 d5 0-1\n\n\
+                         [Event \"c\"]\n\n1. c4 c5 *\n";
+
+    #[test]
+    fn an_edit_inside_a_game_reparses_it_and_the_one_before() {
+        let at = THREE.find("d5").unwrap();
+        for step in [1, 7, 1 << 20] {
+            let splice = check(THREE, at..at + 2, "Nf6", step);
+            assert_eq!((splice.first, splice.removed, splice.inserted.len()), (0, 2, 2));
+        }
+    }
+
+    #[test]
+    fn splitting_and_joining_games() {
+        let at = THREE.find("[Event \"b\"]").unwrap();
+        for step in [1, 5, 1 << 20] {
+            // Removing the tag line of game b joins it to game a's movetext.
+            check(THREE, at..at + 12, "", step);
+            // A tag line typed inside a game starts a new one.
+            let mid = THREE.find("d5").unwrap();
+            check(THREE, mid..mid, "\n[Site \"x\"]\n", step);
+            // Typing an unterminated comment is contained by the next tag line.
+            check(THREE, mid..mid, "{", step);
+        }
+    }
+
+    #[test]
+    fn edits_at_the_ends_of_the_text() {
+        for step in [1, 3, 1 << 20] {
+            check(THREE, 0..0, "1. f4 *\n", step);
+            check(THREE, THREE.len()..THREE.len(), "[Event \"d\"]\n1. b3 *", step);
+            check(THREE, 0..THREE.len(), "", step);
+            check("", 0..0, THREE, step);
+        }
+    }
+
+    #[test]
+    fn a_game_parsed_alone_matches_the_full_parse() {
+        let text = "1. e4 {unterminated\n2. Nf3 *\n[Event \"b\"]\n1. d4 d5 *\n";
+        for step in [1, 4, 1 << 20] {
+            let source = Stingy { text, step };
+            for (start, full) in parse_games(text) {
+                let (game, src) = parse_game_at(&source, start as usize);
+                assert_eq!(src, text[start as usize..(start + full.len) as usize]);
+                assert_eq!((&game.tags, &game.nodes), (&full.tags, &full.nodes));
+                assert_eq!(game.diagnostics, full.diagnostics);
+            }
+        }
+    }
+
+    #[test]
+    fn multibyte_text_is_read_on_char_boundaries() {
+        let text = "[Event \"é♘𝄞\"]\n\n1. e4 {é♘𝄞} e5 1-0\n[Event \"𝄞\"]\n1. d4 *\n";
+        let at = text.find("e5").unwrap();
+        for step in [1, 2, 3] {
+            check(text, at..at, "♘", step);
+        }
+    }
 }

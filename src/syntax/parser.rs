@@ -552,7 +552,11 @@ impl<'a> Parser<'a> {
     }
 
     fn unexpected(&mut self, t: Token, message: &str) {
-        self.error(Code::UnexpectedToken, t.range, message);
+        // A token already reported (as text after the termination marker) is not reported twice.
+        let reported = self.game.diagnostics.last().is_some_and(|d| d.range == t.range);
+        if !reported {
+            self.error(Code::UnexpectedToken, t.range, message);
+        }
         self.push_node(NodeKind::Unexpected, t.range);
     }
 
@@ -658,25 +662,41 @@ impl<'a> Parser<'a> {
         self.open.clear();
     }
 
+    /// Lines over the import limit (§4.3): one diagnostic per game, at its first long line and
+    /// counting the others, so that a file written with one line per game, or engine output,
+    /// does not drown its other diagnostics.
     fn check_line_lengths(&mut self, end: u32) {
         let text = &self.src[..end as usize];
         let mut line_start = 0usize;
+        let mut first: Option<(TextRange, usize)> = None;
+        let mut long_lines = 0usize;
         for line_end in memchr::memchr_iter(b'\n', text.as_bytes()).chain([text.len()]) {
             if line_end - line_start > IMPORT_LIMIT {
                 let line = text[line_start..line_end].trim_end_matches('\r');
                 let chars = line.chars().count();
                 if chars > IMPORT_LIMIT {
-                    let range = TextRange::from(line_start..line_start + line.len());
-                    self.error(
-                        Code::LineTooLong,
-                        range,
-                        format!(
-                            "line of {chars} characters; the import format allows {IMPORT_LIMIT}"
-                        ),
-                    );
+                    long_lines += 1;
+                    first.get_or_insert((
+                        TextRange::from(line_start..line_start + line.len()),
+                        chars,
+                    ));
                 }
             }
             line_start = line_end + 1;
+        }
+        if let Some((range, chars)) = first {
+            let others = match long_lines - 1 {
+                0 => String::new(),
+                1 => " (and 1 more line of this game)".to_owned(),
+                n => format!(" (and {n} more lines of this game)"),
+            };
+            self.error(
+                Code::LineTooLong,
+                range,
+                format!(
+                    "line of {chars} characters; the import format allows {IMPORT_LIMIT}{others}"
+                ),
+            );
         }
     }
 }

@@ -172,6 +172,19 @@ fn latin1_files_are_written_back_in_latin1() {
 }
 
 #[test]
+fn a_file_mixing_utf8_and_latin1_bytes_keeps_every_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("mixed.pgn");
+    let utf8 = "\u{2658} caf\u{e9}".as_bytes();
+    let input = [b"1.e4 {".as_slice(), utf8, b"} *\n{\xFC}".as_slice()].concat();
+    fs::write(&file, input).unwrap();
+    let out = pgn_lsp(&["fmt", "--no-add-missing-tags", "mixed.pgn"], dir.path(), b"");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let expected = [b"1. e4 { ".as_slice(), utf8, b" } * { \xFC }\n\n".as_slice()].concat();
+    assert_eq!(fs::read(&file).unwrap(), expected);
+}
+
+#[test]
 fn games_with_structural_errors_are_kept_and_reported_with_their_line() {
     let dir = tempfile::tempdir().unwrap();
     let input =

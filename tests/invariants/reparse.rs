@@ -1,9 +1,10 @@
 //! Incremental reparse equals a fresh parse (DESIGN §3): after every edit of a sequence, the
 //! games kept and reparsed by `syntax::reparse` are exactly the games of the new text parsed
-//! from scratch (lengths, tags, notes, nodes and diagnostics).
+//! from scratch (lengths, tags, notes, nodes and diagnostics), and the text it hands back is
+//! theirs, also when the new text is read a few bytes at a time (the reparse window grows).
 
 use arbitrary::Unstructured;
-use pgn_lsp::syntax::{Game, parse_games, reparse};
+use pgn_lsp::syntax::{self, Game, TextSource, parse_games, reparse};
 
 /// One edit: replace `delete` bytes at `at` by `insert`. Offsets are taken modulo the text's
 /// length and moved back to character boundaries when the edit is applied.
@@ -27,6 +28,25 @@ impl Edit {
 pub struct Case {
     pub text: String,
     pub edits: Vec<Edit>,
+    /// The most bytes the new text gives out per read (`None`: as many as asked).
+    pub read_step: Option<usize>,
+}
+
+/// A text read at most `step` bytes at a time, as a rope might hand it out.
+struct Chunked<'a> {
+    text: &'a str,
+    step: Option<usize>,
+}
+
+impl TextSource for Chunked<'_> {
+    fn len(&self) -> usize {
+        self.text.len()
+    }
+
+    fn read_into(&self, start: usize, end: usize, out: &mut String) {
+        let end = self.step.map_or(end, |step| end.min(start.saturating_add(step)));
+        self.text.read_into(start, end, out);
+    }
 }
 
 /// The edits come first in the bytes, the text is what is left, so that a PGN file is a fine
@@ -34,7 +54,12 @@ pub struct Case {
 pub fn decode(data: &[u8]) -> Case {
     let mut u = Unstructured::new(data);
     let edits = edits(&mut u).unwrap_or_default();
-    Case { text: super::rest_as_text(u), edits }
+    let read_step = read_step(&mut u).unwrap_or_default();
+    Case { text: super::rest_as_text(u), edits, read_step }
+}
+
+fn read_step(u: &mut Unstructured<'_>) -> arbitrary::Result<Option<usize>> {
+    Ok(if u.arbitrary()? { Some(u.int_in_range(1..=64)?) } else { None })
 }
 
 pub fn edits(u: &mut Unstructured<'_>) -> arbitrary::Result<Vec<Edit>> {
@@ -60,10 +85,18 @@ pub fn check(case: &Case) {
         let range = edit.range(&text);
         let lens: Vec<u32> = games.iter().map(|g| g.len).collect();
         text.replace_range(range.clone(), &edit.insert);
-        let splice =
-            reparse(&lens, &text, range.start as u32, range.end as u32, edit.insert.len() as u32);
+        let change = syntax::Edit {
+            old_start: range.start as u32,
+            old_end: range.end as u32,
+            inserted_len: edit.insert.len() as u32,
+        };
+        let splice = reparse(&lens, &Chunked { text: &text, step: case.read_step }, change);
         let end = splice.first + splice.removed;
         assert!(end <= games.len(), "splice {}..{end} past {} games", splice.first, games.len());
+        let from: u32 = games[..splice.first].iter().map(|g| g.len).sum();
+        let inserted_len: u32 = splice.inserted.iter().map(|g| g.len).sum();
+        let inserted_text = &text[from as usize..(from + inserted_len) as usize];
+        assert_eq!(splice.text, inserted_text, "the splice's text after {edit:?}");
         games.splice(splice.first..end, splice.inserted);
         let fresh: Vec<Game> = parse_games(&text).map(|(_, game)| game).collect();
         assert_same_games(&games, &fresh, &text, edit);

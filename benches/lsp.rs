@@ -1,0 +1,258 @@
+//! Benchmark of the language server on a large document, driving the real binary over stdio
+//! as an editor would: open to first diagnostics, a one-character edit in the middle to its
+//! diagnostics (and the same edit in a document of about 100 KB), hover on a move, resident
+//! memory. Times are measured by the client, so they include the transfer of the messages;
+//! the server's own time for an edit (applying it, choosing and converting the diagnostics,
+//! handing them to the protocol layer) is read from its debug log.
+//!
+//! `cargo bench --bench lsp -- [--size MB] [--edits N] [--limit N] FILE...` (PGN files, plain
+//! or `.zst`; the document is their games, repeated or cut at a game boundary to about
+//! `--size` MB; the small document is the 100 KB of games around the edited one; `--limit` sets
+//! the server's `diagnostics.limit`).
+
+mod common;
+#[path = "../tests/lsp_client/mod.rs"]
+mod lsp_client;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use common::read_pgn;
+
+use lsp_client::{Client, position, vscode_capabilities};
+use serde_json::{Value, json};
+
+const BINARY: &str = env!("CARGO_BIN_EXE_pgn-lsp");
+const URI: &str = "file:///bench.pgn";
+
+struct Args {
+    size: usize,
+    edits: usize,
+    limit: Option<usize>,
+    files: Vec<String>,
+}
+
+fn parse_args() -> Args {
+    let mut args = Args { size: 100, edits: 100, limit: None, files: Vec::new() };
+    let mut it = std::env::args().skip(1);
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--size" => args.size = it.next().and_then(|v| v.parse().ok()).expect("--size MB"),
+            "--edits" => args.edits = it.next().and_then(|v| v.parse().ok()).expect("--edits N"),
+            "--limit" => args.limit = it.next().and_then(|v| v.parse().ok()),
+            "--bench" => {}
+            file => args.files.push(file.to_owned()),
+        }
+    }
+    args
+}
+
+/// The first game start (a line starting with `[Event `) at or after `at`.
+fn game_start_after(text: &str, at: usize) -> usize {
+    let at = text.floor_char_boundary(at.min(text.len()));
+    text[at..].find("\n[Event ").map_or(text.len(), |i| at + i + 1)
+}
+
+/// About `size` bytes of games from `sources`, in turn, repeated as needed.
+fn build_document(sources: &[String], size: usize) -> String {
+    let mut doc = String::with_capacity(size + (1 << 20));
+    'fill: loop {
+        for source in sources {
+            let left = size - doc.len();
+            if source.len() >= left {
+                doc.push_str(&source[..game_start_after(source, left)]);
+                break 'fill;
+            }
+            doc.push_str(source);
+            doc.push_str("\n\n");
+        }
+    }
+    doc
+}
+
+/// About `size` bytes of whole games of `text` around `at`.
+fn games_around(text: &str, at: usize, size: usize) -> String {
+    let start = game_start_after(text, at.saturating_sub(size / 2));
+    let start = if start > at { game_start_after(text, at.saturating_sub(size)) } else { start };
+    text[start..game_start_after(text, start + size)].to_owned()
+}
+
+/// Where a one-character edit goes: the space after the first move number at or after `at`.
+fn edit_offset(text: &str, at: usize) -> usize {
+    let at = text.floor_char_boundary(at);
+    at + text[at..].find("\n1. ").expect("a game after the middle") + 3
+}
+
+/// The server's own time for each edit, from its debug log: applying the change, then
+/// converting the diagnostics and handing them to the protocol layer.
+fn server_edit_times(log: &Path) -> Vec<Duration> {
+    let log = std::fs::read_to_string(log).expect("read the server log");
+    let duration = |line: &str, after: &str| -> Option<Duration> {
+        let text = &line[line.find(after)? + after.len()..];
+        let end = text.find(|c: char| !c.is_ascii_digit() && c != '.').unwrap_or(text.len());
+        let value: f64 = text[..end].parse().ok()?;
+        let unit = text[end..].split(|c: char| c == ',' || c.is_whitespace()).next()?;
+        let seconds = match unit {
+            "s" => value,
+            "ms" => value / 1e3,
+            "µs" => value / 1e6,
+            "ns" => value / 1e9,
+            _ => return None,
+        };
+        Some(Duration::from_secs_f64(seconds))
+    };
+    let applied: Vec<Duration> =
+        log.lines().filter_map(|l| duration(l, "changes applied in ")).collect();
+    // The first publish is the one after opening.
+    let published: Vec<Duration> =
+        log.lines().filter_map(|l| duration(l, ", sent in ")).skip(1).collect();
+    applied.iter().zip(&published).map(|(a, p)| *a + *p).collect()
+}
+
+fn percentile(samples: &mut [Duration], p: f64) -> Duration {
+    samples.sort();
+    samples[((samples.len() - 1) as f64 * p).round() as usize]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1e3)
+}
+
+/// Resident memory of a process now and at its peak, in bytes (Linux).
+fn memory(pid: u32) -> Option<(u64, u64)> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let field = |name: &str| -> Option<u64> {
+        let line = status.lines().find(|l| l.starts_with(name))?;
+        Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024)
+    };
+    Some((field("VmRSS:")?, field("VmHWM:")?))
+}
+
+struct Session {
+    client: Client,
+    text: String,
+    version: i64,
+}
+
+impl Session {
+    fn open(text: String, limit: Option<usize>, log: &Path) -> (Session, Duration, usize) {
+        let log = std::fs::File::create(log).expect("create the server log");
+        let mut client = Client::spawn_logging_to(BINARY, log);
+        let options =
+            limit.map_or(Value::Null, |limit| json!({ "diagnostics": { "limit": limit } }));
+        client.initialize(vscode_capabilities(), options);
+        let started = Instant::now();
+        client.open(URI, &text);
+        let diagnostics = client.diagnostics(URI, 1).len();
+        (Session { client, text, version: 1 }, started.elapsed(), diagnostics)
+    }
+
+    /// Insert or delete one space at `offset`; the time until its diagnostics arrive.
+    fn edit(&mut self, offset: usize, insert: bool) -> Duration {
+        let start = position(&self.text, offset, "utf-16");
+        let (end, new_text) = if insert {
+            (start.clone(), " ")
+        } else {
+            (position(&self.text, offset + 1, "utf-16"), "")
+        };
+        self.version += 1;
+        let change = json!({
+            "textDocument": { "uri": URI, "version": self.version },
+            "contentChanges": [{ "range": { "start": start, "end": end }, "text": new_text }]
+        });
+        let started = Instant::now();
+        self.client.notify("textDocument/didChange", change);
+        self.client.diagnostics(URI, self.version);
+        let elapsed = started.elapsed();
+        if insert {
+            self.text.insert(offset, ' ');
+        } else {
+            self.text.remove(offset);
+        }
+        elapsed
+    }
+
+    /// Edits alternately inserting and deleting a space at `offset`.
+    fn edits(&mut self, offset: usize, count: usize) -> Vec<Duration> {
+        (0..count).map(|i| self.edit(offset, i % 2 == 0)).collect()
+    }
+
+    fn hovers(&mut self, offset: usize, count: usize) -> Vec<Duration> {
+        let at = position(&self.text, offset, "utf-16");
+        let params = json!({ "textDocument": { "uri": URI }, "position": at });
+        (0..count)
+            .map(|_| {
+                let started = Instant::now();
+                let result = self.client.call("textDocument/hover", params.clone());
+                assert!(result["contents"]["value"].is_string(), "no hover: {result}");
+                started.elapsed()
+            })
+            .collect()
+    }
+}
+
+fn main() {
+    let args = parse_args();
+    assert!(!args.files.is_empty(), "usage: lsp [--size MB] [--edits N] [--limit N] FILE...");
+    let sources: Vec<String> = args.files.iter().map(|f| read_pgn(f)).collect();
+    let big = build_document(&sources, args.size * 1_000_000);
+    let middle = edit_offset(&big, big.len() / 2);
+    let small = games_around(&big, middle, 100_000);
+    // The edit in the small document goes at the same place of the same game.
+    let small_middle = small.find(&big[middle - 3..middle + 200]).expect("the game") + 3;
+    println!(
+        "document: {} bytes ({} MB), small document: {} bytes",
+        big.len(),
+        big.len() / 1_000_000,
+        small.len()
+    );
+
+    let logs = std::env::temp_dir();
+    let (big_log, small_log) =
+        (logs.join("pgn-lsp-bench-big.log"), logs.join("pgn-lsp-bench-small.log"));
+    let (mut session, open, diagnostics) = Session::open(big, args.limit, &big_log);
+    println!("open to first diagnostics: {} ({diagnostics} diagnostics)", ms(open));
+    let (rss_open, _) = memory(session.client.pid()).unwrap_or_default();
+    // The hover goes on the first move of the game edited (a move in the middle).
+    let hover_at = middle + 1;
+    let mut edits = session.edits(middle, args.edits);
+    let mut hovers = session.hovers(hover_at, args.edits);
+    let (rss, peak) = memory(session.client.pid()).unwrap_or_default();
+
+    let (mut small_session, _, small_diagnostics) = Session::open(small, args.limit, &small_log);
+    let mut small_edits = small_session.edits(small_middle, args.edits);
+
+    let size = session.text.len() as f64;
+    let (edit50, edit99) = (percentile(&mut edits, 0.5), percentile(&mut edits, 0.99));
+    let small50 = percentile(&mut small_edits, 0.5);
+    println!("edit to diagnostics, p50: {}  p99: {}", ms(edit50), ms(edit99));
+    drop(session.client);
+    drop(small_session.client);
+    let (mut server, mut small_server) =
+        (server_edit_times(&big_log), server_edit_times(&small_log));
+    println!(
+        "  server time, p50: {}  p99: {}; in the small document, p50: {}",
+        ms(percentile(&mut server, 0.5)),
+        ms(percentile(&mut server, 0.99)),
+        ms(percentile(&mut small_server, 0.5))
+    );
+    println!(
+        "same edit in the small document ({small_diagnostics} diagnostics), p50: {}  (ratio {:.2})",
+        ms(small50),
+        edit50.as_secs_f64() / small50.as_secs_f64()
+    );
+    println!(
+        "hover, p50: {}  p99: {}",
+        ms(percentile(&mut hovers, 0.5)),
+        ms(percentile(&mut hovers, 0.99))
+    );
+    println!(
+        "resident memory after open: {} MB ({:.2}x), after the edits: {} MB ({:.2}x), peak: {} MB ({:.2}x)",
+        rss_open / 1_000_000,
+        rss_open as f64 / size,
+        rss / 1_000_000,
+        rss as f64 / size,
+        peak / 1_000_000,
+        peak as f64 / size
+    );
+}

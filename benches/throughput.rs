@@ -1,0 +1,240 @@
+//! Throughput benchmark: the lexer, the syntax layer, the chess analysis, `pgn-lsp check` on one
+//! thread and on all cores, and `pgn-lsp fmt`, each on real PGN and next to the reference stack,
+//! pgn-reader + shakmaty, on the same file in the same run (`../shared/bench/anchor.sh`, or the
+//! script `--anchor` names). One line per figure, with the ratio to the reference (above 1:
+//! pgn-lsp is faster).
+//!
+//! `cargo bench --bench throughput -- [--repeat N] [--anchor SCRIPT] [--only FIGURE] FILE...`
+//! (plain or `.zst`; `--only lexer|syntax|analysis` measures that figure alone, for a profiler)
+//!
+//! Runs are interleaved and the best of `--repeat` is kept for each figure: on a shared machine
+//! the best time is the one least disturbed by other work. The reference times itself on a file
+//! already in memory; so are the lexer, the syntax layer and the analysis timed here, in this
+//! process. `check` and `fmt` are timed as whole runs of the real binary, from its start to its
+//! exit (reading the file, and writing the diagnostics as JSON to /dev/null, included), which is
+//! what a user waits for; their ratios are therefore on the cautious side.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use common::{mb_per_s, read_pgn, time};
+use pgn_lsp::chess::analyze;
+use pgn_lsp::syntax::{lex, parse_games};
+
+const BINARY: &str = env!("CARGO_BIN_EXE_pgn-lsp");
+
+struct Args {
+    repeat: usize,
+    anchor: PathBuf,
+    only: Option<Figure>,
+    files: Vec<String>,
+}
+
+fn parse_args() -> Args {
+    let default_anchor = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench/anchor.sh");
+    let mut args = Args { repeat: 5, anchor: default_anchor, only: None, files: Vec::new() };
+    let mut it = std::env::args().skip(1);
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--repeat" => args.repeat = it.next().and_then(|v| v.parse().ok()).expect("--repeat N"),
+            "--anchor" => args.anchor = it.next().expect("--anchor SCRIPT").into(),
+            "--only" => {
+                let name = it.next().unwrap_or_default();
+                let figure = match name.as_str() {
+                    "lexer" => Figure::Lexer,
+                    "syntax" => Figure::Syntax,
+                    "analysis" => Figure::Analysis,
+                    _ => panic!("--only lexer|syntax|analysis, not {name:?}"),
+                };
+                args.only = Some(figure);
+            }
+            "--bench" => {}
+            file => args.files.push(file.to_owned()),
+        }
+    }
+    assert!(args.repeat > 0, "--repeat must be at least 1");
+    args
+}
+
+/// The figures measured, in the order they are printed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Figure {
+    Lexer,
+    Syntax,
+    Analysis,
+    CheckOneThread,
+    CheckAllCores,
+    FmtOneThread,
+    AnchorStats,
+    AnchorValidate,
+}
+
+const FIGURES: [Figure; 8] = [
+    Figure::AnchorStats,
+    Figure::AnchorValidate,
+    Figure::Lexer,
+    Figure::Syntax,
+    Figure::Analysis,
+    Figure::CheckOneThread,
+    Figure::CheckAllCores,
+    Figure::FmtOneThread,
+];
+
+/// A file to measure: its text, and a plain file on disk for the processes.
+struct Input {
+    name: String,
+    text: String,
+    path: PathBuf,
+    /// Holds the decompressed copy of a `.zst` file while it is measured.
+    _plain: Option<tempfile::NamedTempFile>,
+}
+
+impl Input {
+    fn new(file: &str) -> Input {
+        let text = read_pgn(file);
+        let name = Path::new(file).file_name().map_or(file.into(), |n| n.to_string_lossy());
+        let name = name.trim_end_matches(".zst").to_owned();
+        if !file.ends_with(".zst") {
+            return Input { name, text, path: file.into(), _plain: None };
+        }
+        let mut plain = tempfile::NamedTempFile::new().expect("a temporary file");
+        std::io::Write::write_all(&mut plain, &common::read_bytes(file)).expect("write it");
+        Input { name, text, path: plain.path().to_owned(), _plain: Some(plain) }
+    }
+}
+
+/// Run the binary once with `args` (`threads`: the size of its rayon pool, for commands without
+/// `--jobs`); the time from its start to its exit.
+fn run_binary(args: &[&str], threads: Option<usize>) -> Duration {
+    let mut command = Command::new(BINARY);
+    command.args(args).stdout(Stdio::null()).stderr(Stdio::null());
+    if let Some(n) = threads {
+        command.env("RAYON_NUM_THREADS", n.to_string());
+    }
+    let (elapsed, status) = time(|| command.status().expect("run pgn-lsp"));
+    // check: 0 or 1 (errors found); fmt --check: 0 or 1 (would change).
+    assert!(matches!(status.code(), Some(0 | 1)), "pgn-lsp {args:?}: {status}");
+    elapsed
+}
+
+/// The reference's own time for one pass in `mode` (`stats` or `validate`), or `None` when the
+/// reference cannot be run.
+fn run_anchor(anchor: &Path, mode: &str, path: &Path) -> Option<Duration> {
+    let output = Command::new(anchor).arg(mode).arg(path).arg("1").output().ok()?;
+    if !output.status.success() {
+        eprintln!("{}: {}", anchor.display(), String::from_utf8_lossy(&output.stderr));
+        return None;
+    }
+    // "validate bytes=... games=... moves=... errors=... seconds=S MB/s=..."
+    let line = String::from_utf8_lossy(&output.stdout);
+    let seconds = line.split_whitespace().find_map(|field| field.strip_prefix("seconds="))?;
+    seconds.parse().ok().map(Duration::from_secs_f64)
+}
+
+/// One measurement of `figure` on `input`.
+fn measure(figure: Figure, input: &Input, anchor: &Path) -> Option<Duration> {
+    let text = input.text.as_str();
+    let path = input.path.to_str().expect("a UTF-8 path");
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    Some(match figure {
+        Figure::Lexer => time(|| lex(text).count()).0,
+        Figure::Syntax => time(|| parse_games(text).count()).0,
+        Figure::Analysis => {
+            time(|| {
+                parse_games(text)
+                    .map(|(start, game)| {
+                        let src = &text[start as usize..(start + game.len) as usize];
+                        analyze(&game, src).diagnostics.len()
+                    })
+                    .sum::<usize>()
+            })
+            .0
+        }
+        Figure::CheckOneThread => {
+            run_binary(&["check", "--jobs", "1", "--format", "json", path], None)
+        }
+        Figure::CheckAllCores => {
+            run_binary(&["check", "--jobs", &cores.to_string(), "--format", "json", path], None)
+        }
+        Figure::FmtOneThread => run_binary(&["fmt", "--check", path], Some(1)),
+        Figure::AnchorStats => return run_anchor(anchor, "stats", &input.path),
+        Figure::AnchorValidate => return run_anchor(anchor, "validate", &input.path),
+    })
+}
+
+/// How a figure is printed, and which reference figure it is compared with.
+fn label(figure: Figure, cores: usize) -> (String, Option<Figure>) {
+    match figure {
+        Figure::Lexer => ("lexer".into(), None),
+        Figure::Syntax => ("syntax (lex + parse)".into(), Some(Figure::AnchorStats)),
+        Figure::Analysis => ("parse + analyze, in process".into(), Some(Figure::AnchorValidate)),
+        Figure::CheckOneThread => ("check --jobs 1".into(), Some(Figure::AnchorValidate)),
+        Figure::CheckAllCores => (format!("check --jobs {cores}"), Some(Figure::AnchorValidate)),
+        Figure::FmtOneThread => ("fmt --check, 1 thread".into(), Some(Figure::AnchorValidate)),
+        Figure::AnchorStats => ("anchor stats".into(), None),
+        Figure::AnchorValidate => ("anchor validate".into(), None),
+    }
+}
+
+fn bench_file(file: &str, args: &Args) {
+    let input = Input::new(file);
+    let bytes = input.text.len();
+    let games = parse_games(&input.text).count();
+    println!("{}: {:.1} MB, {games} games", input.name, bytes as f64 / 1e6);
+    let mut best: Vec<Option<Duration>> = vec![None; FIGURES.len()];
+    let mut anchor_found = true;
+    for _ in 0..args.repeat {
+        for (i, &figure) in FIGURES.iter().enumerate() {
+            if args.only.is_some_and(|only| only != figure) {
+                continue;
+            }
+            let is_anchor = matches!(figure, Figure::AnchorStats | Figure::AnchorValidate);
+            if is_anchor && !anchor_found {
+                continue;
+            }
+            let measured = measure(figure, &input, &args.anchor);
+            anchor_found &= !is_anchor || measured.is_some();
+            best[i] = match (best[i], measured) {
+                (Some(b), Some(m)) => Some(b.min(m)),
+                (b, m) => b.or(m),
+            };
+        }
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let best_of = |figure: Figure| FIGURES.iter().position(|&f| f == figure).and_then(|i| best[i]);
+    for (i, &figure) in FIGURES.iter().enumerate() {
+        let Some(t) = best[i] else {
+            if args.only.is_none() {
+                println!("  {:<30} not measured", label(figure, cores).0);
+            }
+            continue;
+        };
+        let (name, reference) = label(figure, cores);
+        let mut line = format!("  {name:<30} {:>8.1} MB/s", mb_per_s(bytes, t));
+        if let Some(r) = reference.and_then(best_of) {
+            let ratio = r.as_secs_f64() / t.as_secs_f64();
+            line.push_str(&format!(
+                "   ratio {ratio:.2} to {}",
+                label(reference.unwrap(), cores).0
+            ));
+        }
+        println!("{line}");
+    }
+}
+
+fn main() {
+    let args = parse_args();
+    assert!(
+        !args.files.is_empty(),
+        "usage: throughput [--repeat N] [--anchor SCRIPT] FILE... (plain or .zst)"
+    );
+    if !args.anchor.exists() {
+        eprintln!("no reference at {}: ratios are left out", args.anchor.display());
+    }
+    for file in &args.files {
+        bench_file(file, &args);
+    }
+}

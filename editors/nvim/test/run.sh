@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# End-to-end test of the Neovim integration (editors/nvim) against a real
+# pgn-lsp binary, in headless Neovim with a clean configuration:
+# filetype detection, illegal-move diagnostic, hover FEN, format on save,
+# client reuse across buffers, and no server process left after quitting.
+#
+#   PGN_LSP=/path/to/pgn-lsp editors/nvim/test/run.sh
+#
+# PGN_LSP defaults to target/release/pgn-lsp at the repository root.
+# PGN_TEST_TIMEOUT_MS (default 20000) bounds each wait for the server.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+plugin_dir="$(cd "$here/.." && pwd)"
+repo_root="$(cd "$here/../../.." && pwd)"
+fixtures="$repo_root/editors/fixtures"
+server="${PGN_LSP:-$repo_root/target/release/pgn-lsp}"
+
+if ! command -v nvim >/dev/null 2>&1; then
+  echo "nvim not found: installing Debian's neovim package"
+  sudo=()
+  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q neovim
+fi
+echo "Using $(nvim --version | head -n 1)"
+
+case "$server" in /*) ;; *) server="$PWD/$server" ;; esac
+if [ ! -x "$server" ]; then
+  echo "FAIL: no server binary at $server" >&2
+  echo "      build it with 'cargo build --release' at the repository root, or set PGN_LSP" >&2
+  exit 1
+fi
+
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+cp "$fixtures/illegal.pgn" "$fixtures/messy.pgn" "$tmp/"
+# A private Neovim state (LSP log, shada) so the test sees no user files.
+export XDG_CONFIG_HOME="$tmp/xdg/config" XDG_DATA_HOME="$tmp/xdg/data" \
+  XDG_STATE_HOME="$tmp/xdg/state" XDG_CACHE_HOME="$tmp/xdg/cache"
+
+# The wrapper records the pid of every server Neovim starts (exec keeps it),
+# and exercises the vim.g.pgn_lsp_cmd override.
+wrapper="$tmp/pgn-lsp-wrapper"
+cat >"$wrapper" <<EOF
+#!/bin/sh
+echo \$\$ >>"$tmp/server.pids"
+exec "$server" "\$@"
+EOF
+chmod +x "$wrapper"
+
+export PGN_TEST_DIR="$tmp" PGN_PLUGIN_DIR="$plugin_dir" PGN_LSP_WRAPPER="$wrapper" \
+  PGN_TEST_LUA="$here/test.lua"
+status=0
+timeout 300 nvim --headless --clean -n \
+  --cmd 'lua vim.opt.runtimepath:prepend(os.getenv("PGN_PLUGIN_DIR"))' \
+  --cmd 'lua vim.g.pgn_lsp_cmd = { os.getenv("PGN_LSP_WRAPPER") }' \
+  -c 'lua dofile(os.getenv("PGN_TEST_LUA"))' </dev/null || status=$?
+
+result="$(cat "$tmp/result" 2>/dev/null || true)"
+if [ "$status" -ne 0 ]; then
+  echo "FAIL: nvim exited with status $status${result:+ ($result)}" >&2
+  exit 1
+fi
+if [ "$result" != "ok" ]; then
+  echo "${result:-FAIL: the Lua test did not report a result}" >&2
+  exit 1
+fi
+
+# Exactly one server was started, and it is gone once Neovim has quit.
+touch "$tmp/server.pids"
+mapfile -t pids <"$tmp/server.pids"
+if [ "${#pids[@]}" -ne 1 ]; then
+  echo "FAIL: expected 1 pgn-lsp process, Neovim started ${#pids[@]}" >&2
+  status=1
+fi
+for pid in "${pids[@]}"; do
+  deadline=$((SECONDS + 5))
+  while kill -0 "$pid" 2>/dev/null && [ "$SECONDS" -lt "$deadline" ]; do
+    sleep 0.1
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    echo "FAIL: pgn-lsp process $pid still running after Neovim quit" >&2
+    kill -KILL "$pid" 2>/dev/null || true
+    status=1
+  fi
+done
+[ "$status" -eq 0 ] || exit 1
+echo "ok - the pgn-lsp server exited with Neovim"
+echo "PASS: editors/nvim end-to-end test"

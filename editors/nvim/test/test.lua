@@ -1,0 +1,191 @@
+-- Headless end-to-end test of editors/nvim, run by test/run.sh inside
+-- `nvim --headless --clean` with the plugin folder on 'runtimepath'.
+-- Works on copies of editors/fixtures/*.pgn in $PGN_TEST_DIR and writes
+-- "ok" or "FAIL: <reason>" to $PGN_TEST_DIR/result, then quits with :qa!
+-- (so the LSP client shuts the server down the normal way).
+local dir = assert(os.getenv('PGN_TEST_DIR'), 'PGN_TEST_DIR is not set')
+local timeout = tonumber(os.getenv('PGN_TEST_TIMEOUT_MS') or '') or 20000
+local pgn_lsp = require('pgn_lsp')
+
+local EXPECTED_FEN = 'rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2'
+local EXPECTED_MOVETEXT = '1. e4 e5 2. Nf3 Nc6 *'
+
+local function say(msg)
+  io.stdout:write(msg .. '\n')
+  io.stdout:flush()
+end
+
+local function fail(msg)
+  error(msg, 0)
+end
+
+local function server_state(bufnr)
+  local clients = pgn_lsp.clients(bufnr)
+  if #clients == 0 then
+    return nil
+  end
+  return clients[1]
+end
+
+-- The server pids recorded by run.sh's wrapper, and whether all have exited.
+local function server_exited()
+  local uv = vim.uv or vim.loop
+  local pids = vim.fn.filereadable(dir .. '/server.pids') == 1 and vim.fn.readfile(dir .. '/server.pids') or {}
+  if #pids == 0 then
+    return false
+  end
+  for _, pid in ipairs(pids) do
+    if uv.kill(tonumber(pid), 0) == 0 then
+      return false
+    end
+  end
+  return true
+end
+
+-- Waits for cond(), failing early if the pgn-lsp server process exits.
+local function wait_for(what, bufnr, cond)
+  local exited = false
+  local ok = vim.wait(timeout, function()
+    if cond() then
+      return true
+    end
+    local client = server_state(bufnr)
+    exited = (client and client.is_stopped and client.is_stopped()) or server_exited()
+    return exited
+  end, 50)
+  if exited then
+    fail('the pgn-lsp server exited while waiting for ' .. what .. ' (does it speak LSP on stdio with --stdio?)')
+  end
+  if not ok then
+    fail(('timed out after %d ms waiting for %s'):format(timeout, what))
+  end
+end
+
+local function find_in_buffer(bufnr, needle)
+  for row, line in ipairs(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)) do
+    local col = line:find(needle, 1, true)
+    if col then
+      return row - 1, col - 1
+    end
+  end
+  fail(('"%s" not found in buffer %d'):format(needle, bufnr))
+end
+
+local function hover_text(contents)
+  if type(contents) == 'string' then
+    return contents
+  end
+  if type(contents) ~= 'table' then
+    return ''
+  end
+  if contents.value then -- MarkupContent or { language, value }
+    return contents.value
+  end
+  local parts = {}
+  for _, item in ipairs(contents) do
+    table.insert(parts, hover_text(item))
+  end
+  return table.concat(parts, '\n')
+end
+
+local function open(name)
+  vim.cmd('edit ' .. vim.fn.fnameescape(dir .. '/' .. name))
+  local bufnr = vim.api.nvim_get_current_buf()
+  if vim.bo[bufnr].filetype ~= 'pgn' then
+    fail(('%s: filetype is "%s", expected "pgn"'):format(name, vim.bo[bufnr].filetype))
+  end
+  if vim.bo[bufnr].commentstring ~= '; %s' then
+    fail(('%s: commentstring is "%s", expected "; %%s"'):format(name, vim.bo[bufnr].commentstring))
+  end
+  return bufnr
+end
+
+local function run()
+  -- 1. Diagnostics for an illegal move.
+  local illegal = open('illegal.pgn')
+  say('ok - illegal.pgn: filetype pgn, commentstring "; %s"')
+  wait_for('the pgn-lsp client to initialize on illegal.pgn', illegal, function()
+    return server_state(illegal) ~= nil
+  end)
+  say('ok - pgn-lsp client attached')
+  local found
+  wait_for('an illegal-move diagnostic (is the server answering LSP?)', illegal, function()
+    for _, d in ipairs(vim.diagnostic.get(illegal)) do
+      if d.code == 'illegal-move' or (d.message or ''):lower():find('illegal', 1, true) then
+        found = d
+        return true
+      end
+    end
+    return false
+  end)
+  local row = find_in_buffer(illegal, '3. Nf3')
+  if found.lnum ~= row then
+    fail(('illegal-move diagnostic on line %d, expected line %d'):format(found.lnum + 1, row + 1))
+  end
+  say(('ok - diagnostic on line %d: [%s] %s'):format(found.lnum + 1, tostring(found.code), found.message))
+
+  -- 2. Hover on a move of a second file, served by the same server.
+  local first_client = server_state(illegal).id
+  local messy = open('messy.pgn')
+  wait_for('the pgn-lsp client to attach to messy.pgn', messy, function()
+    return server_state(messy) ~= nil
+  end)
+  if server_state(messy).id ~= first_client or #pgn_lsp.clients(messy) ~= 1 then
+    fail('messy.pgn got its own pgn-lsp client instead of reusing the running one')
+  end
+  say('ok - second buffer reuses the running client')
+  local hrow, hcol = find_in_buffer(messy, 'Nf3')
+  local params = {
+    textDocument = { uri = vim.uri_from_bufnr(messy) },
+    position = { line = hrow, character = hcol + 1 },
+  }
+  local responses, err = vim.lsp.buf_request_sync(messy, 'textDocument/hover', params, timeout)
+  if not responses then
+    fail('textDocument/hover failed: ' .. tostring(err))
+  end
+  local text = ''
+  for _, response in pairs(responses) do
+    if response.err then
+      fail('textDocument/hover error: ' .. vim.inspect(response.err))
+    end
+    if response.result and response.result.contents then
+      text = text .. hover_text(response.result.contents)
+    end
+  end
+  -- The FEN must be on a line of its own inside a fenced code block.
+  if not text:find('```[%w]*\n' .. vim.pesc(EXPECTED_FEN) .. '\n```') then
+    fail('hover on Nf3 has no code block with the FEN ' .. EXPECTED_FEN .. '; got:\n' .. text)
+  end
+  say('ok - hover on Nf3 shows ' .. EXPECTED_FEN)
+
+  -- 3. Format on save.
+  vim.cmd('write')
+  local path = vim.api.nvim_buf_get_name(messy)
+  local on_disk = table.concat(vim.fn.readfile(path), '\n')
+  if not on_disk:find(EXPECTED_MOVETEXT, 1, true) or on_disk:find('1.e4', 1, true) then
+    fail('messy.pgn was not formatted on save; on disk:\n' .. on_disk)
+  end
+  say('ok - :write formatted messy.pgn to "' .. EXPECTED_MOVETEXT .. '"')
+end
+
+local function write_result(text)
+  local f = assert(io.open(dir .. '/result', 'w'))
+  f:write(text .. '\n')
+  f:close()
+end
+
+local ok, err = pcall(run)
+if ok then
+  write_result('ok')
+else
+  say('FAIL: ' .. tostring(err))
+  local log = vim.lsp.get_log_path()
+  if vim.fn.filereadable(log) == 1 then
+    say('--- last lines of ' .. log)
+    for _, line in ipairs(vim.fn.readfile(log, '', -30)) do
+      say(line)
+    end
+  end
+  write_result('FAIL: ' .. tostring(err))
+end
+vim.cmd('qa!')

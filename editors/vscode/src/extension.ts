@@ -1,0 +1,196 @@
+// VS Code client for the pgn-lsp language server: finds the server binary,
+// starts it over stdio, forwards the `pgn.*` settings, and provides the
+// "PGN: Restart Server" command.
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import {
+  LanguageClient,
+  LanguageClientOptions,
+  ServerOptions,
+  TransportKind,
+} from 'vscode-languageclient/node';
+
+const SERVER_NAME = 'pgn-lsp';
+const OUTPUT_NAME = 'PGN Language Server';
+
+let client: LanguageClient | undefined;
+let output: vscode.OutputChannel | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  output = vscode.window.createOutputChannel(OUTPUT_NAME);
+  context.subscriptions.push(output);
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand('pgn.restartServer', async () => {
+      await stopClient();
+      await startClient(context);
+    }),
+    vscode.workspace.onDidChangeConfiguration(async (event) => {
+      // A new binary needs a new process; other settings are sent to the
+      // running server through workspace/didChangeConfiguration.
+      if (event.affectsConfiguration('pgn.server.path')) {
+        await stopClient();
+        await startClient(context);
+      }
+    }),
+  );
+
+  await startClient(context);
+}
+
+export async function deactivate(): Promise<void> {
+  await stopClient();
+}
+
+async function startClient(context: vscode.ExtensionContext): Promise<void> {
+  const found = findServer(context);
+  if ('error' in found) {
+    output?.appendLine(found.error);
+    const choice = await vscode.window.showErrorMessage(found.error, 'Open Settings');
+    if (choice === 'Open Settings') {
+      await vscode.commands.executeCommand('workbench.action.openSettings', 'pgn.server.path');
+    }
+    return;
+  }
+  output?.appendLine(`Starting ${found.path}`);
+
+  // TransportKind.stdio makes the client append `--stdio` to the command.
+  const serverOptions: ServerOptions = {
+    command: found.path,
+    transport: TransportKind.stdio,
+  };
+  const config = vscode.workspace.getConfiguration('pgn');
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [
+      { scheme: 'file', language: 'pgn' },
+      { scheme: 'untitled', language: 'pgn' },
+    ],
+    initializationOptions: {
+      format: {
+        lineWidth: config.get<number>('format.lineWidth', 80),
+        reflowComments: config.get<boolean>('format.reflowComments', true),
+        addMissingTags: config.get<boolean>('format.addMissingTags', true),
+      },
+    },
+    synchronize: { configurationSection: 'pgn' },
+    outputChannel: output,
+  };
+
+  // The id 'pgn' makes the client honour the `pgn.trace.server` setting.
+  client = new LanguageClient('pgn', OUTPUT_NAME, serverOptions, clientOptions);
+  try {
+    await client.start();
+  } catch (err) {
+    const message = `Failed to start ${found.path}: ${err instanceof Error ? err.message : String(err)}`;
+    output?.appendLine(message);
+    void vscode.window.showErrorMessage(`PGN: ${message}`);
+  }
+}
+
+async function stopClient(): Promise<void> {
+  const running = client;
+  client = undefined;
+  if (running) {
+    try {
+      await running.stop();
+    } catch (err) {
+      output?.appendLine(`Error while stopping the server: ${String(err)}`);
+    }
+  }
+}
+
+type Found = { path: string } | { error: string };
+
+/** `pgn.server.path`, else the binary bundled in `server/`, else `pgn-lsp` on PATH. */
+function findServer(context: vscode.ExtensionContext): Found {
+  const exe = process.platform === 'win32' ? `${SERVER_NAME}.exe` : SERVER_NAME;
+
+  const configured = vscode.workspace.getConfiguration('pgn').get<string>('server.path', '').trim();
+  if (configured) {
+    const resolved = resolveUserPath(configured);
+    if (isExecutableFile(resolved)) {
+      return { path: resolved };
+    }
+    return {
+      error:
+        `PGN: the "pgn.server.path" setting points to ${resolved}, which is not an executable file. ` +
+        `Fix the setting, or clear it to use the bundled server or ${SERVER_NAME} from PATH.`,
+    };
+  }
+
+  const bundled = context.asAbsolutePath(path.join('server', exe));
+  if (fs.existsSync(bundled)) {
+    ensureExecutable(bundled);
+    if (isExecutableFile(bundled)) {
+      return { path: bundled };
+    }
+  }
+
+  const onPath = searchPath(exe);
+  if (onPath) {
+    return { path: onPath };
+  }
+
+  return {
+    error:
+      `PGN: the ${SERVER_NAME} language server was not found (no "pgn.server.path" setting, ` +
+      `no bundled server, and no ${exe} on PATH). Install it with "cargo install --path ." ` +
+      `from a checkout of the pgn-lsp repository, or set "pgn.server.path" to the binary.`,
+  };
+}
+
+/** Expands `~` and resolves relative paths against the first workspace folder. */
+function resolveUserPath(p: string): string {
+  let result = p;
+  if (result === '~' || result.startsWith('~/') || result.startsWith('~\\')) {
+    result = path.join(os.homedir(), result.slice(1));
+  }
+  if (!path.isAbsolute(result)) {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    result = path.resolve(folder ?? process.cwd(), result);
+  }
+  return result;
+}
+
+function searchPath(exe: string): string | undefined {
+  const dirs = (process.env.PATH ?? '').split(path.delimiter).filter((d) => d.length > 0);
+  for (const dir of dirs) {
+    const candidate = path.join(dir, exe);
+    if (isExecutableFile(candidate)) {
+      return candidate;
+    }
+  }
+  return undefined;
+}
+
+function isExecutableFile(p: string): boolean {
+  try {
+    if (!fs.statSync(p).isFile()) {
+      return false;
+    }
+    if (process.platform !== 'win32') {
+      fs.accessSync(p, fs.constants.X_OK);
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Some unpackers drop the executable bit of the bundled binary: restore it. */
+function ensureExecutable(p: string): void {
+  if (process.platform === 'win32') {
+    return;
+  }
+  try {
+    fs.accessSync(p, fs.constants.X_OK);
+  } catch {
+    try {
+      fs.chmodSync(p, 0o755);
+    } catch (err) {
+      output?.appendLine(`Could not make ${p} executable: ${String(err)}`);
+    }
+  }
+}

@@ -1,0 +1,299 @@
+//! The analysis of one document, kept up to date edit by edit (DESIGN §3): for every game its
+//! length and its syntax and chess diagnostics. Game trees are not kept (a feature re-parses
+//! the game it needs, which takes microseconds), and game offsets are derived from the lengths,
+//! so an edit re-analyses only the games it touches and shifts the others for free.
+
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use super::guard;
+use crate::chess;
+use crate::syntax::{Diagnostic, Edit, Game, TextSource, parse_games, reparse};
+use crate::text::TextRange;
+
+/// What is known about one game. Ranges are relative to the game's start.
+#[derive(Debug, PartialEq)]
+pub struct GameAnalysis {
+    /// The game's length in bytes.
+    pub len: u32,
+    /// Syntax and chess diagnostics, in text order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The number of severities (`Severity::Error` to `Severity::Hint`).
+const SEVERITIES: usize = 4;
+
+/// The diagnostics of a document to show, when at most so many can be, game by game.
+#[derive(Debug)]
+pub struct SelectedDiagnostics {
+    pub games: Vec<SelectedGame>,
+    /// How many were left out.
+    pub omitted: usize,
+}
+
+/// The diagnostics chosen in one game.
+#[derive(Debug)]
+pub struct SelectedGame {
+    pub start: u32,
+    pub game: Arc<GameAnalysis>,
+    /// Indices into `game.diagnostics`, in text order.
+    pub chosen: Vec<usize>,
+}
+
+impl SelectedDiagnostics {
+    /// The chosen diagnostics in text order, with ranges in the document.
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        self.games
+            .iter()
+            .flat_map(|g| g.chosen.iter().map(|&i| g.game.diagnostics[i].shifted(g.start)))
+            .collect()
+    }
+}
+
+impl GameAnalysis {
+    /// Analyse `game`, whose own text is `src`. A panic in the chess analysis is contained:
+    /// the game keeps its syntax diagnostics.
+    pub fn new(game: &Game, src: &str) -> Self {
+        let mut diagnostics = game.diagnostics.clone();
+        if let Ok(analysis) = guard::catch("chess analysis", || chess::analyze(game, src)) {
+            diagnostics.extend(analysis.diagnostics);
+        }
+        diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
+        GameAnalysis { len: game.len, diagnostics }
+    }
+}
+
+/// A game in the document's list: its analysis, with its length and its number of diagnostics
+/// of each severity copied inline, so that the scans over thousands of games that every edit
+/// and every publish make read one array instead of following a pointer per game.
+#[derive(Clone, Debug)]
+struct Entry {
+    len: u32,
+    /// Indexed by `Severity as usize`.
+    severity_counts: [u32; SEVERITIES],
+    analysis: Arc<GameAnalysis>,
+}
+
+impl Entry {
+    fn new(analysis: GameAnalysis) -> Entry {
+        let mut severity_counts = [0; SEVERITIES];
+        for d in &analysis.diagnostics {
+            severity_counts[d.severity as usize] += 1;
+        }
+        Entry { len: analysis.len, severity_counts, analysis: Arc::new(analysis) }
+    }
+}
+
+/// The analysis of a whole document. Cloning it is cheap (a snapshot for a read request).
+#[derive(Clone, Debug, Default)]
+pub struct DocumentAnalysis {
+    games: Arc<Vec<Entry>>,
+}
+
+impl DocumentAnalysis {
+    /// Analyse a whole text: games are parsed one after the other and analysed in parallel.
+    pub fn new(text: &str) -> Self {
+        let mut games: Vec<(u32, Entry)> = parse_games(text)
+            .par_bridge()
+            .map(|(start, game)| {
+                let src = &text[start as usize..(start + game.len) as usize];
+                (start, Entry::new(GameAnalysis::new(&game, src)))
+            })
+            .collect();
+        games.par_sort_unstable_by_key(|&(start, _)| start);
+        DocumentAnalysis { games: Arc::new(games.into_iter().map(|(_, g)| g).collect()) }
+    }
+
+    /// Bring the analysis up to date after `edit`; `new_text` is the whole text after it.
+    pub fn apply_edit(&mut self, new_text: &dyn TextSource, edit: Edit) {
+        let lens: Vec<u32> = self.games.iter().map(|g| g.len).collect();
+        let splice = reparse(&lens, new_text, edit);
+        let removed = splice.first..splice.first + splice.removed;
+        // Reparsed games that end before the edit and kept their length kept their text, so
+        // they keep their analysis (the game before the edited one, usually).
+        let mut start = lens[..splice.first].iter().sum::<u32>();
+        let mut kept = 0;
+        for (game, old) in splice.inserted.iter().zip(&self.games[removed.clone()]) {
+            if game.len != old.len || start + game.len > edit.old_start {
+                break;
+            }
+            start += game.len;
+            kept += 1;
+        }
+        let mut starts = Vec::with_capacity(splice.inserted.len() - kept);
+        let mut at = splice.inserted[..kept].iter().map(|g| g.len as usize).sum::<usize>();
+        for game in &splice.inserted[kept..] {
+            starts.push(at);
+            at += game.len as usize;
+        }
+        let text = splice.text.as_str();
+        let analysed: Vec<Entry> = splice.inserted[kept..]
+            .par_iter()
+            .zip(starts)
+            .map(|(game, start)| {
+                Entry::new(GameAnalysis::new(game, &text[start..start + game.len as usize]))
+            })
+            .collect();
+        Arc::make_mut(&mut self.games).splice(removed.start + kept..removed.end, analysed);
+    }
+
+    /// The games with their start offsets, in order.
+    pub fn games(&self) -> impl Iterator<Item = (u32, &Arc<GameAnalysis>)> {
+        self.games.iter().scan(0u32, |at, entry| {
+            let start = *at;
+            *at += entry.len;
+            Some((start, &entry.analysis))
+        })
+    }
+
+    pub fn game_count(&self) -> usize {
+        self.games.len()
+    }
+
+    /// The length of the analysed text.
+    pub fn len(&self) -> u32 {
+        self.games.iter().map(|g| g.len).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.games.is_empty()
+    }
+
+    /// The game holding `offset` (the last game for the end of the text), with its start.
+    pub fn game_at(&self, offset: u32) -> Option<(u32, &Arc<GameAnalysis>)> {
+        let count = self.games.len();
+        self.games().enumerate().find_map(|(i, (start, game))| {
+            (offset < start + game.len || i + 1 == count).then_some((start, game))
+        })
+    }
+
+    /// The games that overlap `range` (for an empty range, the game holding it), with their
+    /// starts.
+    pub fn games_in(&self, range: TextRange) -> impl Iterator<Item = (u32, &Arc<GameAnalysis>)> {
+        let at = self.game_at(range.start).map(|(start, _)| start);
+        self.games().skip_while(move |&(start, _)| Some(start) != at).take_while(
+            move |&(start, game)| {
+                Some(start) == at || TextRange::new(start, start + game.len).intersects(range)
+            },
+        )
+    }
+
+    /// At most `limit` diagnostics of the document: the most severe first (errors, then
+    /// warnings, information, hints), and among those of one severity the earliest. A document
+    /// can have hundreds of thousands of diagnostics (a hint on every long line of an engine
+    /// log), more than an editor can usefully take after every keystroke; the games that hold
+    /// none of the chosen ones are skipped by their counts.
+    pub fn diagnostics(&self, limit: usize) -> SelectedDiagnostics {
+        let mut totals = [0usize; SEVERITIES];
+        for entry in self.games.iter() {
+            for (total, &count) in totals.iter_mut().zip(&entry.severity_counts) {
+                *total += count as usize;
+            }
+        }
+        // Every diagnostic more severe than `cutoff` is shown, and the first `quota` of it.
+        let (mut cutoff, mut quota, mut left) = (SEVERITIES, 0, limit);
+        for (severity, &total) in totals.iter().enumerate() {
+            if total > left {
+                (cutoff, quota) = (severity, left);
+                break;
+            }
+            left -= total;
+        }
+        let mut omitted: usize = totals.iter().sum();
+        let mut games = Vec::new();
+        let mut start = 0u32;
+        for entry in self.games.iter() {
+            let game = &entry.analysis;
+            let game_start = start;
+            start += entry.len;
+            let more_severe: u32 = entry.severity_counts[..cutoff].iter().sum();
+            let at_cutoff = entry.severity_counts.get(cutoff).copied().unwrap_or(0);
+            if more_severe == 0 && (quota == 0 || at_cutoff == 0) {
+                continue;
+            }
+            let mut chosen = Vec::new();
+            for (i, d) in game.diagnostics.iter().enumerate() {
+                let severity = d.severity as usize;
+                if severity == cutoff && quota > 0 {
+                    quota -= 1;
+                } else if severity >= cutoff {
+                    continue;
+                }
+                chosen.push(i);
+            }
+            omitted -= chosen.len();
+            games.push(SelectedGame { start: game_start, game: Arc::clone(game), chosen });
+        }
+        SelectedDiagnostics { games, omitted }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TWO: &str = "[Event \"a\"]\n\n1. e4 e5 1-0\n\n[Event \"b\"]\n\n1. d4 {x 1-0\n";
+
+    #[test]
+    fn games_and_offsets() {
+        let a = DocumentAnalysis::new(TWO);
+        let starts: Vec<u32> = a.games().map(|(s, _)| s).collect();
+        let second = TWO.find("[Event \"b\"]").unwrap() as u32;
+        assert_eq!(starts, [0, second]);
+        assert_eq!(a.len() as usize, TWO.len());
+        assert_eq!(a.game_at(0).unwrap().0, 0);
+        assert_eq!(a.game_at(second - 1).unwrap().0, 0);
+        assert_eq!(a.game_at(second).unwrap().0, second);
+        assert_eq!(a.game_at(TWO.len() as u32).unwrap().0, second);
+        assert!(DocumentAnalysis::new("").game_at(0).is_none());
+        let in_range = |r: TextRange| a.games_in(r).map(|(s, _)| s).collect::<Vec<_>>();
+        assert_eq!(in_range(TextRange::empty(3)), [0]);
+        assert_eq!(in_range(TextRange::new(3, second + 1)), [0, second]);
+        assert_eq!(in_range(TextRange::empty(second)), [second]);
+    }
+
+    #[test]
+    fn diagnostics_are_shifted_to_the_document() {
+        let a = DocumentAnalysis::new(TWO);
+        let comment = TWO.find("{x").unwrap() as u32;
+        let all = a.diagnostics(usize::MAX);
+        assert_eq!(all.omitted, 0);
+        assert!(all.diagnostics().iter().any(|d| d.range == TextRange::new(comment, comment + 1)));
+    }
+
+    #[test]
+    fn a_limit_keeps_the_most_severe_then_the_earliest() {
+        // Game 1: a warning (move number); game 2: an error (illegal move) and a warning;
+        // every game: an information (missing tags).
+        let text = "1. e4 1. e5 *\n\n1. e4 e5 2. Ke3 3. Nc6 *\n\n1. d4 *\n";
+        let a = DocumentAnalysis::new(text);
+        let codes = |limit| {
+            let d = a.diagnostics(limit);
+            (d.diagnostics().iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), d.omitted)
+        };
+        let (all, omitted) = codes(usize::MAX);
+        assert_eq!(omitted, 0);
+        assert_eq!(
+            all,
+            ["missing-tag", "move-number", "missing-tag", "illegal-move", "missing-tag"]
+        );
+        assert_eq!(codes(1), (vec!["illegal-move"], 4));
+        assert_eq!(codes(2), (vec!["move-number", "illegal-move"], 3));
+        assert_eq!(codes(3), (vec!["missing-tag", "move-number", "illegal-move"], 2));
+        assert_eq!(codes(0), (vec![], 5));
+    }
+
+    #[test]
+    fn an_edit_updates_only_what_it_touches() {
+        let mut a = DocumentAnalysis::new(TWO);
+        let untouched = Arc::clone(a.games().next().unwrap().1);
+        let at = TWO.find("{x").unwrap();
+        let new = format!("{}{{x}}{}", &TWO[..at], &TWO[at + 2..]);
+        let edit = Edit { old_start: at as u32, old_end: at as u32 + 2, inserted_len: 3 };
+        a.apply_edit(&new.as_str(), edit);
+        let fresh = DocumentAnalysis::new(&new);
+        assert!(a.games().map(|(_, g)| g).eq(fresh.games().map(|(_, g)| g)));
+        assert!(Arc::ptr_eq(&untouched, a.games().next().unwrap().1));
+    }
+}

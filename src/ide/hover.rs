@@ -1,0 +1,269 @@
+//! Hover: what the thing under the cursor means. On a move, the position after it (board and
+//! FEN) and the move in standard notation; on a move number, the position before its move; on
+//! a NAG, suffix or annotation symbol, its meaning (§10); on a tag name, what the tag is for
+//! (§8.1.1, §9); on a FEN tag value, that position; on the termination marker, the final
+//! position and whether it is checkmate or stalemate.
+
+use std::fmt::Write;
+
+use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
+use shakmaty::{Color, EnPassantMode, Move, Position as _};
+
+use super::analysis::DocumentAnalysis;
+use super::board::position_markdown;
+use super::nags::{NagMeaning, nag_meaning, symbol_meaning, symbol_nag};
+use super::tags::{in_seven_tag_roster, tag_doc};
+use crate::chess::{self, Position, color_name};
+use crate::syntax::suffix_nag;
+use crate::syntax::{Game, NodeKind, TextSource, parse_game_at};
+use crate::text::TextRange;
+
+/// A hover: the range it is about (in the document) and its Markdown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hover {
+    pub range: TextRange,
+    pub markdown: String,
+}
+
+/// The hover at `offset` of the document `text`, whose analysis is `analysis`.
+pub fn hover(analysis: &DocumentAnalysis, text: &dyn TextSource, offset: u32) -> Option<Hover> {
+    let (start, _) = analysis.game_at(offset)?;
+    let (game, src) = parse_game_at(text, start as usize);
+    let hover = hover_in_game(&game, &src, offset - start)?;
+    Some(Hover { range: hover.range.shift(start), markdown: hover.markdown })
+}
+
+/// The hover at `offset` of one game (`src` is the game's own text, `offset` relative to it).
+fn hover_in_game(game: &Game, src: &str, offset: u32) -> Option<Hover> {
+    if let Some(tag) = game.tags.iter().find(|t| t.range.touches(offset)) {
+        if tag.name.touches(offset) {
+            return Some(Hover { range: tag.name, markdown: tag_markdown(tag.name(src)) });
+        }
+        let value = tag.value.filter(|v| v.touches(offset))?;
+        return (tag.name(src) == "FEN")
+            .then(|| Hover { range: value, markdown: fen_tag_markdown(&tag.value(src)) });
+    }
+    let index = node_at(game, offset)?;
+    let node = game.nodes[index];
+    let text = &src[node.range];
+    let markdown = match node.kind {
+        NodeKind::Move | NodeKind::NullMove => move_markdown(game, src, index),
+        NodeKind::MoveNumber => move_number_markdown(game, src, index),
+        NodeKind::Nag => nag_markdown(text, text[1..].parse().ok()),
+        NodeKind::Suffix => nag_markdown(text, suffix_nag(text).map(u32::from)),
+        NodeKind::Glyph => match symbol_nag(text) {
+            Some(nag) => nag_markdown(text, Some(nag)),
+            None => format!("`{text}`: {}", symbol_meaning(text)?),
+        },
+        NodeKind::Result if game.result_node() == Some(&node) => result_markdown(game, src),
+        _ => return None,
+    };
+    Some(Hover { range: node.range, markdown })
+}
+
+/// The node under the cursor: the one containing `offset`, else the one ending there.
+fn node_at(game: &Game, offset: u32) -> Option<usize> {
+    let nodes = &game.nodes;
+    nodes
+        .iter()
+        .position(|n| n.range.contains(offset))
+        .or_else(|| nodes.iter().position(|n| !n.range.is_empty() && n.range.end == offset))
+}
+
+/// What a replay says about one move.
+struct PlayedMove {
+    /// Index of the move node in `Game::nodes`.
+    node: usize,
+    fullmove: u32,
+    turn: Color,
+    depth: u32,
+    before: Option<Position>,
+    played: Option<(Move, SanPlus)>,
+}
+
+impl PlayedMove {
+    /// "12... Nxe4", with the SAN of the move when it is legal, else the move as written.
+    fn label(&self, written: &str) -> String {
+        let dots = if self.turn == Color::White { "." } else { "..." };
+        match &self.played {
+            Some((_, san)) => format!("{}{dots} {}", self.fullmove, chess::san_plus_text(*san)),
+            None => format!("{}{dots} {written}", self.fullmove),
+        }
+    }
+
+    fn after(&self) -> Option<Position> {
+        let (m, _) = self.played.as_ref()?;
+        let mut pos = self.before.clone()?;
+        pos.play_unchecked(*m);
+        Some(pos)
+    }
+}
+
+/// Replay the game and keep what it says about every move node `wanted` accepts.
+fn replay_moves(game: &Game, src: &str, wanted: impl Fn(usize, u32) -> bool) -> Vec<PlayedMove> {
+    let mut moves = Vec::new();
+    chess::replay(game, src, &mut |v| {
+        if wanted(v.node, v.depth) {
+            moves.push(PlayedMove {
+                node: v.node,
+                fullmove: v.fullmove,
+                turn: v.turn,
+                depth: v.depth,
+                before: v.before(),
+                played: v.played,
+            });
+        }
+    });
+    moves
+}
+
+fn move_markdown(game: &Game, src: &str, index: usize) -> String {
+    let written = &src[game.nodes[index].range];
+    let Some(mv) = replay_moves(game, src, |node, _| node == index).pop() else {
+        return format!("`{written}`: not replayed.");
+    };
+    let mut out = format!("**{}**", mv.label(written));
+    if mv.played.is_some_and(|(_, san)| chess::san_plus_text(san) != written) {
+        let _ = write!(out, " (written `{written}`)");
+    }
+    if mv.depth > 0 {
+        let _ = write!(out, " — variation, depth {}", mv.depth);
+    }
+    out.push_str("\n\n");
+    match (mv.after(), &mv.before) {
+        (Some(after), _) => out.push_str(&position_section(&after)),
+        (None, Some(before)) => {
+            out.push_str("Not a legal move here. The position before it:\n\n");
+            out.push_str(&position_section(before));
+        }
+        (None, None) => out.push_str("The line went wrong before this move: no position."),
+    }
+    out
+}
+
+fn move_number_markdown(game: &Game, src: &str, index: usize) -> String {
+    let next_move = game.nodes[index + 1..]
+        .iter()
+        .take_while(|n| !matches!(n.kind, NodeKind::VariationStart | NodeKind::VariationEnd))
+        .position(|n| matches!(n.kind, NodeKind::Move | NodeKind::NullMove))
+        .map(|i| index + 1 + i);
+    let number = &src[game.nodes[index].range];
+    let Some(next) = next_move else {
+        return format!("`{number}`: a move number without a move.");
+    };
+    let Some(mv) = replay_moves(game, src, |node, _| node == next).pop() else {
+        return format!("`{number}`: not replayed.");
+    };
+    let written = &src[game.nodes[next].range];
+    match &mv.before {
+        Some(before) => {
+            format!("Before **{}**\n\n{}", mv.label(written), position_section(before))
+        }
+        None => {
+            format!("Before **{}**: the line went wrong earlier, no position.", mv.label(written))
+        }
+    }
+}
+
+fn result_markdown(game: &Game, src: &str) -> String {
+    let marker = &src[game.result_node().expect("caller checked").range];
+    let meaning = match marker {
+        "1-0" => "White wins",
+        "0-1" => "Black wins",
+        "1/2-1/2" | "1/2" | "½-½" => "drawn game",
+        _ => "game in progress, abandoned, or result unknown",
+    };
+    let mut out = format!("`{marker}`: {meaning} (§8.2.6).\n\n");
+    let main_line = replay_moves(game, src, |_, depth| depth == 0);
+    let label = |mv: &PlayedMove| mv.label(&src[game.nodes[mv.node].range]);
+    if let Some(wrong) = main_line.iter().find(|mv| mv.played.is_none()) {
+        let _ = write!(
+            out,
+            "The main line cannot be replayed to its end: **{}** is not legal.",
+            label(wrong)
+        );
+        return out;
+    }
+    let Some((last, end)) = main_line.last().and_then(|mv| Some((mv, mv.after()?))) else {
+        out.push_str("The game has no moves.");
+        return out;
+    };
+    let verdict = if end.is_checkmate() {
+        format!("checkmate, {} wins", color_name(!end.turn()))
+    } else if end.is_stalemate() {
+        "stalemate".to_owned()
+    } else {
+        "neither checkmate nor stalemate".to_owned()
+    };
+    let _ = write!(out, "Final position, after **{}**: {verdict}.\n\n", label(last));
+    out.push_str(&board_and_fen(&end));
+    out
+}
+
+/// Whose move it is (or checkmate, stalemate), the board and the FEN of a position.
+fn position_section(pos: &Position) -> String {
+    let status = if pos.is_checkmate() {
+        format!("Checkmate: {} wins.", color_name(!pos.turn()))
+    } else if pos.is_stalemate() {
+        "Stalemate.".to_owned()
+    } else if pos.is_check() {
+        format!("{} to move, in check.", color_name(pos.turn()))
+    } else {
+        format!("{} to move.", color_name(pos.turn()))
+    };
+    format!("{status}\n\n{}", board_and_fen(pos))
+}
+
+fn board_and_fen(pos: &Position) -> String {
+    position_markdown(&Fen::from_position(pos, EnPassantMode::Legal))
+}
+
+fn nag_markdown(text: &str, nag: Option<u32>) -> String {
+    match nag.and_then(|n| Some((n, nag_meaning(n)?))) {
+        Some((n, NagMeaning { text: meaning, glyph, standard })) => {
+            let mut out = format!("`{text}`");
+            if text != format!("${n}") {
+                let _ = write!(out, " = `${n}`");
+            }
+            if let Some(glyph) = glyph.filter(|g| *g != text) {
+                let _ = write!(out, " {glyph}");
+            }
+            let _ = write!(out, ": {meaning}");
+            out.push_str(if standard {
+                " (§10)."
+            } else {
+                " (not in the standard; common usage)."
+            });
+            out
+        }
+        None => format!("`{text}`: a NAG the standard leaves undefined (§10 defines $0 to $139)."),
+    }
+}
+
+fn tag_markdown(name: &str) -> String {
+    match tag_doc(name) {
+        Some(doc) => {
+            let place = match doc.section {
+                Some(section) if in_seven_tag_roster(doc) => {
+                    format!("Seven Tag Roster, §{section}")
+                }
+                Some(section) => format!("§{section}"),
+                None => "not in the standard; widely used".to_owned(),
+            };
+            format!("**{name}** ({place})\n\n{}", doc.description)
+        }
+        None => {
+            format!("**{name}**: a tag the standard does not define (§8.1: any name is allowed).")
+        }
+    }
+}
+
+fn fen_tag_markdown(value: &str) -> String {
+    let fen = match Fen::from_ascii(value.trim().as_bytes()) {
+        Ok(fen) => fen,
+        Err(e) => return format!("Not a readable FEN: {e}."),
+    };
+    let side = color_name(fen.as_setup().turn);
+    format!("Start position (§16.1): {side} to move.\n\n{}", position_markdown(&fen))
+}

@@ -1,0 +1,184 @@
+//! Wiring tests with the server running in the test process (`lsp::serve` over
+//! `tokio::io::duplex`):
+//! settings from `initializationOptions` and `didChangeConfiguration` (formatting, the
+//! diagnostics limit), range formatting,
+//! closing a document, Markdown hovers, `shutdown` with `"params": null`.
+
+mod lsp_client;
+
+use std::io::{Read, Write};
+
+use lsp_client::{Client, apply_edits, position, vscode_capabilities};
+use pgn_lsp::lsp::{ShutdownFlag, serve};
+use serde_json::{Value, json};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::runtime::Handle;
+
+const URI: &str = "file:///inprocess.pgn";
+
+/// One end of an in-memory connection, read and written by blocking on the server's runtime.
+struct Blocking<T> {
+    runtime: Handle,
+    io: T,
+}
+
+impl<T: AsyncRead + Unpin> Read for Blocking<T> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.runtime.block_on(self.io.read(buf))
+    }
+}
+
+impl<T: AsyncWrite + Unpin> Write for Blocking<T> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.runtime.block_on(self.io.write(buf))
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.runtime.block_on(self.io.flush())
+    }
+}
+
+/// A server on its own thread and runtime, connected to the client by a duplex stream.
+fn start(options: Value) -> Client {
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+    let handle = runtime.handle().clone();
+    let (client_end, server_end) = tokio::io::duplex(1 << 16);
+    std::thread::spawn(move || {
+        let (input, output) = tokio::io::split(server_end);
+        runtime.block_on(serve(input, output, ShutdownFlag::default()));
+    });
+    let (from_server, to_server) = tokio::io::split(client_end);
+    let mut client = Client::connect(
+        Blocking { runtime: handle.clone(), io: to_server },
+        Blocking { runtime: handle, io: from_server },
+    );
+    client.initialize(vscode_capabilities(), options);
+    client
+}
+
+const LONG_GAME: &str = "[Event \"Long\"]\n[Site \"?\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 *\n";
+
+fn format(client: &mut Client, text: &str) -> String {
+    let options = json!({ "tabSize": 4, "insertSpaces": true });
+    let edits = client.call(
+        "textDocument/formatting",
+        json!({ "textDocument": { "uri": URI }, "options": options }),
+    );
+    apply_edits(text, &edits, "utf-16")
+}
+
+fn longest_line(text: &str) -> usize {
+    text.lines().map(|l| l.chars().count()).max().unwrap_or(0)
+}
+
+#[test]
+fn settings_from_initialization_options_and_configuration_changes_are_used() {
+    let mut client = start(json!({ "format": { "lineWidth": 40, "addMissingTags": false } }));
+    client.open(URI, LONG_GAME);
+    let narrow = format(&mut client, LONG_GAME);
+    assert!(longest_line(&narrow) < 40, "{narrow}");
+    assert!(!narrow.contains("[Date"), "no tags added: {narrow}");
+    // VS Code sends the settings wrapped in the server's section.
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "pgn-lsp": { "format": { "lineWidth": 80 } } } }),
+    );
+    let wide = format(&mut client, LONG_GAME);
+    assert!((40..80).contains(&longest_line(&wide)), "{wide}");
+    assert!(wide.contains("[Date \"????.??.??\"]"), "missing tags added again: {wide}");
+    // Settings of the wrong shape are ignored: the last good ones stay.
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "format": { "lineWidth": "wide" } } }),
+    );
+    assert_eq!(format(&mut client, LONG_GAME), wide);
+}
+
+#[test]
+fn the_diagnostics_limit_keeps_the_most_severe_and_says_how_many_are_left_out() {
+    let mut client = start(json!({ "diagnostics": { "limit": 1 } }));
+    client.open(URI, include_str!("fixtures/lsp/three-problems.pgn"));
+    let diagnostics = client.diagnostics(URI, 1);
+    assert_eq!(diagnostics.len(), 2, "{diagnostics:?}");
+    assert_eq!(diagnostics[0]["code"], "illegal-move");
+    let note = diagnostics[1]["message"].as_str().unwrap();
+    assert!(note.starts_with("2 more diagnostics are not shown"), "{note}");
+    // Raising the limit publishes them all again.
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "diagnostics": { "limit": 100 } } }),
+    );
+    let all = client.wait_for("all three diagnostics", |m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["diagnostics"].as_array().is_some_and(|d| d.len() == 3)
+    });
+    assert_eq!(all["params"]["version"], 1);
+}
+
+#[test]
+fn range_formatting_edits_only_the_games_in_the_range() {
+    let text = format!("{LONG_GAME}\n{LONG_GAME}\n{LONG_GAME}");
+    let mut client = start(Value::Null);
+    client.open(URI, &text);
+    let second = text[1..].find("[Event").unwrap() + 1;
+    let at = position(&text, second + 3, "utf-16");
+    let edits = client.call(
+        "textDocument/rangeFormatting",
+        json!({ "textDocument": { "uri": URI }, "range": { "start": at, "end": at },
+                "options": { "tabSize": 4, "insertSpaces": true } }),
+    );
+    let first_line = |e: &Value| e["range"]["start"]["line"].as_u64().unwrap();
+    let game_lines = LONG_GAME.lines().count() as u64 + 1;
+    let edits_list = edits.as_array().unwrap();
+    assert!(!edits_list.is_empty());
+    assert!(
+        edits_list.iter().all(|e| (game_lines..2 * game_lines).contains(&first_line(e))),
+        "{edits}"
+    );
+    let formatted = apply_edits(&text, &edits, "utf-16");
+    assert!(formatted.starts_with(&text[..second]));
+    assert!(formatted.ends_with(&text[text.rfind("[Event").unwrap()..]));
+}
+
+#[test]
+fn closing_a_document_clears_its_diagnostics() {
+    let mut client = start(Value::Null);
+    client.open(URI, "1. e4 e5 2. Ke3 *\n");
+    assert!(!client.diagnostics(URI, 1).is_empty());
+    client.notify("textDocument/didClose", json!({ "textDocument": { "uri": URI } }));
+    let cleared = client.wait_for("diagnostics cleared", |m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == URI
+            && m["params"]["version"].is_null()
+    });
+    assert_eq!(cleared["params"]["diagnostics"], json!([]));
+}
+
+#[test]
+fn hovers_are_markdown() {
+    let text = "[Event \"x\"]\n\n1. e4 $14 *\n";
+    let mut client = start(Value::Null);
+    client.open(URI, text);
+    for (needle, expected) in
+        [("Event", "**Event**"), ("$14", "`$14` ⩲: White has a slight advantage")]
+    {
+        let at = position(text, text.find(needle).unwrap() + 1, "utf-16");
+        let hover = client
+            .call("textDocument/hover", json!({ "textDocument": { "uri": URI }, "position": at }));
+        assert_eq!(hover["contents"]["kind"], "markdown");
+        assert!(hover["contents"]["value"].as_str().unwrap().starts_with(expected), "{hover}");
+    }
+}
+
+#[test]
+fn shutdown_with_null_params_is_answered() {
+    let mut client = start(Value::Null);
+    client.send(&json!({ "jsonrpc": "2.0", "id": 7, "method": "shutdown", "params": null }));
+    assert_eq!(client.response(7), json!({ "jsonrpc": "2.0", "id": 7, "result": null }));
+    // The server took it as a shutdown: other requests are now refused.
+    let id = client.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": URI }, "position": { "line": 0, "character": 0 } }),
+    );
+    assert_eq!(client.response(id)["error"]["code"], -32600);
+}
