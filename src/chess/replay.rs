@@ -7,6 +7,7 @@ use shakmaty::{Color, Move, Position as _, Role};
 
 use super::notation::{self, Leniency, Written};
 use super::{MoveVisit, Outcome, ToVariant, explain};
+use crate::syntax::diagnostic::PerCodeLimit;
 use crate::syntax::{Code, Diagnostic, Game, NodeKind, excerpt};
 use crate::text::{TextEdit, TextRange};
 
@@ -85,14 +86,24 @@ pub struct Replayed {
 pub struct Replayer<'a, 'v> {
     game: &'a Game,
     src: &'a str,
+    /// What the replay found (at most `syntax::diagnostic::MAX_PER_CODE` of each code, and a
+    /// count of the rest).
     pub diagnostics: Vec<Diagnostic>,
+    limit: PerCodeLimit,
     visit: &'v mut dyn FnMut(&MoveVisit<'_>),
     canonical: Vec<u8>,
 }
 
 impl<'a, 'v> Replayer<'a, 'v> {
     pub fn new(game: &'a Game, src: &'a str, visit: &'v mut dyn FnMut(&MoveVisit<'_>)) -> Self {
-        Replayer { game, src, diagnostics: Vec::new(), visit, canonical: Vec::with_capacity(16) }
+        Replayer {
+            game,
+            src,
+            diagnostics: Vec::new(),
+            limit: PerCodeLimit::default(),
+            visit,
+            canonical: Vec::with_capacity(16),
+        }
     }
 
     /// Replay from `start` (`None`: the game cannot be replayed; moves are still visited and
@@ -138,6 +149,7 @@ impl<'a, 'v> Replayer<'a, 'v> {
             }
         }
         let outcome = main_ended.unwrap_or_else(|| outcome_of(line.pos.as_deref(), judged));
+        self.diagnostics.extend(std::mem::take(&mut self.limit).summaries());
         Replayed { main_line_plies, outcome }
     }
 
@@ -255,7 +267,9 @@ impl<'a, 'v> Replayer<'a, 'v> {
     }
 
     fn push(&mut self, d: Diagnostic) {
-        self.diagnostics.push(d);
+        if self.limit.admit(&d) {
+            self.diagnostics.push(d);
+        }
     }
 
     /// A legal move written other than in canonical SAN: one diagnostic, with the fix.
