@@ -3,6 +3,8 @@
 //! got it; each is run through that target's `run` again. The tests below the replay state the
 //! bugs those inputs found in words, on the smallest text that shows each.
 
+mod common;
+
 #[allow(dead_code)]
 #[path = "invariants/mod.rs"]
 mod invariants;
@@ -10,7 +12,6 @@ mod invariants;
 use std::path::Path;
 
 use invariants::{format, lossless, reparse, replay};
-use pgn_lsp::chess;
 use pgn_lsp::fmt::FormatOptions;
 use pgn_lsp::syntax::{Code, Diagnostic, parse_games};
 
@@ -46,17 +47,6 @@ fn saved_inputs_hold_their_properties() {
     assert!(replayed > 0, "no saved input under {}", root.display());
 }
 
-/// Every diagnostic of a text, in file offsets.
-fn diagnostics(text: &str) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    for (start, game) in parse_games(text) {
-        let src = &text[start as usize..(start + game.len) as usize];
-        let analysis = chess::analyze(&game, src);
-        out.extend(game.diagnostics.iter().chain(&analysis.diagnostics).map(|d| d.shifted(start)));
-    }
-    out
-}
-
 /// UCI writes a capture without `x`: `f1a6` is `Bxa6`, a legal move to read leniently, not an
 /// illegal pawn move from f1.
 #[test]
@@ -65,7 +55,7 @@ fn uci_and_long_algebraic_piece_captures_without_x_are_read() {
         ("1. e4 d5 2. e4d5 Qxd5 3. b1c3 a6 4. f1a6 *", "f1a6"),
         ("1. e4 d5 2. e4-d5 Qxd5 3. b1-c3 a6 4. f1-a6 *", "f1-a6"),
     ] {
-        let found = diagnostics(text);
+        let found = common::diagnostics(text);
         assert!(
             !found.iter().any(|d| matches!(d.code, Code::IllegalMove | Code::AmbiguousMove)),
             "{found:#?}"
@@ -98,7 +88,7 @@ fn reduced_export_keeps_the_start_position() {
 #[test]
 fn stray_text_in_a_tag_pair_is_quoted_briefly() {
     let text = format!("[Event {} \"x\"]\n\n1. e4 *\n", "ÿ".repeat(10_000));
-    let found = diagnostics(&text);
+    let found = common::diagnostics(&text);
     let d = found.iter().find(|d| d.code == Code::MalformedTag).expect("a malformed tag");
     assert!(d.message.chars().count() < 80, "{}", d.message);
     assert!(d.message.starts_with("unexpected \"ÿÿÿ"), "{}", d.message);
@@ -127,7 +117,7 @@ fn a_game_without_its_tags_does_not_join_an_open_game_before_it() {
 #[test]
 fn nested_variations_before_the_first_move_are_reported_once() {
     let text = format!("1. e4 {}", "(".repeat(1000));
-    let found = diagnostics(&text);
+    let found = common::diagnostics(&text);
     let count = |code| found.iter().filter(|d| d.code == code).count();
     assert_eq!(count(Code::UnexpectedToken), 1, "{found:#?}");
     assert_eq!(count(Code::UnclosedVariation), 1);
@@ -146,7 +136,7 @@ fn diagnostics_of_one_code_stop_at_the_limit_with_a_count_of_the_rest() {
         .collect();
     for (text, code) in [(stray, Code::UnexpectedToken), (uci + "*", Code::NonCanonicalSan)] {
         let found: Vec<Diagnostic> =
-            diagnostics(&text).into_iter().filter(|d| d.code == code).collect();
+            common::diagnostics(&text).into_iter().filter(|d| d.code == code).collect();
         assert_eq!(found.len(), MAX_PER_CODE as usize + 1, "{code:?}");
         let last = found.iter().max_by_key(|d| d.range.start).unwrap();
         assert!(last.message.contains(" more "), "{}", last.message);
