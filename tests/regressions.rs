@@ -1,7 +1,8 @@
 //! Every input that once broke a property, replayed. `tests/regressions/<target>/<name>` holds
 //! an input exactly as the fuzz target `<target>` (or the property test of the same property)
-//! got it; each is run through that target's `run` again. The tests below the replay state the
-//! bugs those inputs found in words, on the smallest text that shows each.
+//! got it; each is run through that target's `run` again, and so are the fuzz targets' seeds.
+//! The tests below the replay state the bugs those inputs found in words, on the smallest text
+//! that shows each.
 
 mod common;
 
@@ -11,7 +12,7 @@ mod invariants;
 
 use std::path::Path;
 
-use invariants::{format, lossless, reparse, replay};
+use invariants::{document, format, lossless, reparse, replay};
 use pgn_lsp::fmt::FormatOptions;
 use pgn_lsp::syntax::{Code, Diagnostic, parse_games};
 
@@ -24,17 +25,34 @@ const TARGETS: &[(&str, Run)] = &[
     ("reparse", reparse::run),
     ("format", format::run),
     ("replay", replay::run),
+    ("document", document::run),
 ];
 
 #[test]
 fn saved_inputs_hold_their_properties() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/regressions");
+    assert!(replay_directory("tests/regressions") > 0, "no saved input");
+}
+
+/// The fuzz targets' seeds (`fuzz/corpus/<target>/`) hold the properties too, and every target
+/// has seeds.
+#[test]
+fn seeds_hold_their_properties() {
+    replay_directory("fuzz/corpus");
+    for (target, _) in TARGETS {
+        let seeds = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus").join(target);
+        assert!(seeds.read_dir().is_ok_and(|mut d| d.next().is_some()), "no seeds for {target}");
+    }
+}
+
+/// Run every file of `<dir>/<target>/` through the target's property; returns how many.
+fn replay_directory(dir: &str) -> usize {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
     let mut replayed = 0;
-    for dir in std::fs::read_dir(&root).expect("tests/regressions exists") {
-        let dir = dir.unwrap().path();
+    for entry in std::fs::read_dir(&root).unwrap_or_else(|e| panic!("{}: {e}", root.display())) {
+        let dir = entry.unwrap().path();
         let target = dir.file_name().unwrap().to_string_lossy().into_owned();
         let Some((_, run)) = TARGETS.iter().find(|(name, _)| *name == target) else {
-            panic!("tests/regressions/{target} names no fuzz target");
+            panic!("{} names no fuzz target", dir.display());
         };
         for file in std::fs::read_dir(&dir).unwrap() {
             let path = file.unwrap().path();
@@ -44,7 +62,7 @@ fn saved_inputs_hold_their_properties() {
             replayed += 1;
         }
     }
-    assert!(replayed > 0, "no saved input under {}", root.display());
+    replayed
 }
 
 /// UCI writes a capture without `x`: `f1a6` is `Bxa6`, a legal move to read leniently, not an

@@ -33,25 +33,21 @@ impl HumanRenderer {
         if line_head.len() == LONG_LINE && memchr::memchr(b'\n', line_head).is_none() {
             return self.render_excerpt(out, text, diagnostic, line_start);
         }
-        let covered = diagnostic
-            .related
-            .iter()
-            .fold(primary, |covered, related| covered.cover(text.local(related.range)));
+        let related =
+            || diagnostic.related.iter().map(|r| (text.local(r.range), r.message.as_str()));
+        let covered = related().fold(primary, |covered, (range, _)| covered.cover(range));
         let shown = text.whole_lines(covered);
-        let to_span =
-            |r: TextRange| (r.start - shown.start) as usize..(r.end - shown.start) as usize;
-
-        let snippet = Snippet::source(&text.lines_text[shown])
-            .path(text.file)
-            .line_start(text.line_number(shown.start) as usize)
-            .fold(true)
-            .annotation(AnnotationKind::Primary.span(to_span(primary)))
-            .annotations(diagnostic.related.iter().map(|related| {
-                AnnotationKind::Context
-                    .span(to_span(text.local(related.range)))
-                    .label(related.message.as_str())
-            }));
-        self.finish(out, diagnostic, snippet);
+        let shown_lines = memchr::memchr_iter(b'\n', text.lines_text[shown].as_bytes()).count();
+        let snippets = if shown_lines < MAX_SNIPPET_LINES {
+            vec![snippet(text, shown, Some(primary), related())]
+        } else {
+            // Places far apart (a duplicate tag and the first one, thousands of lines above):
+            // each in a snippet of its own lines, not all the lines between.
+            let own = snippet(text, text.whole_lines(primary), Some(primary), []);
+            let others = related().map(|r| snippet(text, text.whole_lines(r.0), None, [r]));
+            std::iter::once(own).chain(others).collect()
+        };
+        self.finish(out, diagnostic, snippets);
     }
 
     /// A diagnostic on a long line (starting at `line_start`): an excerpt of the line around
@@ -92,7 +88,7 @@ impl HumanRenderer {
             .annotation(AnnotationKind::Primary.span(span(primary)))
             .annotations(related);
         let mut rendered = Vec::new();
-        self.finish(&mut rendered, diagnostic, snippet);
+        self.finish(&mut rendered, diagnostic, vec![snippet]);
         let rendered = String::from_utf8(rendered).expect("the renderer writes UTF-8");
         let wrong = format!("{}:{}:{excerpt_column}", text.file, at.line);
         let right = format!("{}:{}:{}", text.file, at.line, at.column);
@@ -100,22 +96,45 @@ impl HumanRenderer {
     }
 
     /// Render the diagnostic's title, its snippet and its fixes.
-    fn finish(
+    fn finish<'a>(
         &self,
         out: &mut Vec<u8>,
-        diagnostic: &Diagnostic,
-        snippet: Snippet<'_, Annotation<'_>>,
+        diagnostic: &'a Diagnostic,
+        snippets: Vec<Snippet<'a, Annotation<'a>>>,
     ) {
         let group: Group<'_> = level(diagnostic.severity)
             .primary_title(diagnostic.message.as_str())
             .id(diagnostic.code.as_str())
-            .element(snippet)
+            .elements(snippets)
             .elements(diagnostic.fixes.iter().map(|fix| Level::HELP.message(fix.title.as_str())));
         out.extend_from_slice(self.renderer.render(&[group]).as_bytes());
         out.extend_from_slice(b"\n\n");
     }
 }
 
+/// A snippet of the whole lines `lines` (a range of the game's lines) with the `primary` mark
+/// and the labelled `context` marks.
+fn snippet<'a>(
+    text: &GameText<'a>,
+    lines: TextRange,
+    primary: Option<TextRange>,
+    context: impl IntoIterator<Item = (TextRange, &'a str)>,
+) -> Snippet<'a, Annotation<'a>> {
+    let span = |r: TextRange| (r.start - lines.start) as usize..(r.end - lines.start) as usize;
+    Snippet::source(&text.lines_text[lines])
+        .path(text.file)
+        .line_start(text.line_number(lines.start) as usize)
+        .fold(true)
+        .annotations(primary.map(|r| AnnotationKind::Primary.span(span(r))))
+        .annotations(
+            context
+                .into_iter()
+                .map(|(r, label)| AnnotationKind::Context.span(span(r)).label(label)),
+        )
+}
+
+/// A diagnostic whose places span this many lines or more shows each in a snippet of its own.
+const MAX_SNIPPET_LINES: usize = 10;
 /// Lines longer than this many bytes are shown as an excerpt.
 const LONG_LINE: usize = 1_000;
 /// How many bytes of a long line the excerpt shows before and after the diagnostic's start.

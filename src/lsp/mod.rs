@@ -16,6 +16,7 @@ use tower::ServiceBuilder;
 use tower_lsp::LspService;
 
 use crate::ide::guard;
+pub use documents::{Documents, Snapshot};
 use exit::ExitLayer;
 pub use exit::ShutdownFlag;
 use server::Server;

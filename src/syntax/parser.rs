@@ -11,6 +11,8 @@
 //!
 //! Games begin at the start of their first line when only blanks stand before it there.
 
+use std::collections::HashMap;
+
 use super::diagnostic::{Code, Diagnostic, PerCodeLimit, excerpt};
 use super::lexer::{Token, TokenKind, at_line_start, is_tag_line, next_token};
 use super::tree::{Game, Node, NodeKind, Tag, TagSectionNote};
@@ -66,6 +68,9 @@ struct Parser<'a> {
     /// Moves at the top level so far.
     top_moves: u32,
     limit: PerCodeLimit,
+    /// The range of the first tag pair of each name so far (found without scanning the tags:
+    /// a game may have ten thousand).
+    first_tags: HashMap<&'a str, TextRange>,
 }
 
 enum Step {
@@ -95,6 +100,7 @@ impl<'a> Parser<'a> {
             result_in_variation: None,
             top_moves: 0,
             limit: PerCodeLimit::default(),
+            first_tags: HashMap::new(),
         }
     }
 
@@ -207,7 +213,7 @@ impl<'a> Parser<'a> {
         let rest = rest.trim_start_matches([' ', '\t']);
         let name_len = rest.bytes().take_while(|c| c.is_ascii_alphanumeric() || *c == b'_').count();
         let name = &rest[..name_len];
-        self.game.tags.iter().any(|t| t.name(self.src) == name)
+        self.first_tags.contains_key(name)
     }
 
     fn tag_note(&mut self, tok: Token) {
@@ -276,6 +282,7 @@ impl<'a> Parser<'a> {
             value: values.first().copied(),
         };
         self.check_tag(&tag, &values, extra, close.is_some());
+        self.first_tags.entry(tag.name(self.src)).or_insert(tag.range);
         self.game.tags.push(tag);
     }
 
@@ -300,8 +307,7 @@ impl<'a> Parser<'a> {
                 tag.name,
                 format!("tag name \"{shown}\" may contain only letters, digits and _"),
             );
-        } else if let Some(first) = self.game.tags.iter().find(|t| t.name(self.src) == name) {
-            let first = first.range;
+        } else if let Some(&first) = self.first_tags.get(name) {
             self.push(
                 Diagnostic::new(
                     Code::DuplicateTag,

@@ -7,6 +7,7 @@
 //!
 //! Test crates include this module with `#[path]`; each uses only some of it.
 
+pub mod document;
 pub mod format;
 pub mod lossless;
 pub mod reparse;
