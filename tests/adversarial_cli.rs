@@ -240,23 +240,15 @@ fn full_size_inputs_in_bounded_memory() {
         let input = make(Size::Full);
         let (dir, file) = setup(&input);
         let size = input.bytes.len();
-        let mut row = format!("| {name} | {} |", megabytes(size as u64));
+        let mut row = format!("| {name} | {} |", megabytes(size as u64, size));
         for (command, run) in [
             ("check", check(&input, dir.path(), &file, true)),
             ("fmt", fmt(&input, dir.path(), &file, true)),
         ] {
             let (seconds, peak) = run.measured.expect("measured");
-            row += &format!(
-                " {seconds:.2} s | {} ({:.1}×) |",
-                megabytes(peak),
-                peak as f64 / size as f64
-            );
+            row += &format!(" {seconds:.2} s | {} |", megabytes(peak, size));
             if peak > memory_bound(size) {
-                over.push(format!(
-                    "{command} {name}: {} for {}",
-                    megabytes(peak),
-                    megabytes(size as u64)
-                ));
+                over.push(format!("{command} {name}: {peak} bytes for {size}"));
             }
         }
         println!("{row}");
@@ -264,6 +256,9 @@ fn full_size_inputs_in_bounded_memory() {
     assert!(over.is_empty(), "peak memory over the bound: {over:#?}");
 }
 
-fn megabytes(bytes: u64) -> String {
-    format!("{:.1} MB", bytes as f64 / 1e6)
+/// `bytes` in megabytes, with its ratio to an input of `input` bytes when that is a megabyte or
+/// more.
+fn megabytes(bytes: u64, input: usize) -> String {
+    let mb = format!("{:.1} MB", bytes as f64 / 1e6);
+    if input >= 1_000_000 { format!("{mb} ({:.1}×)", bytes as f64 / input as f64) } else { mb }
 }

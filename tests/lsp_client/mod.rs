@@ -84,9 +84,15 @@ impl Client {
 
     pub fn send(&mut self, message: &Value) {
         let body = serde_json::to_vec(message).expect("serialise");
+        let mut framed = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+        framed.extend_from_slice(&body);
+        self.send_raw(&framed);
+    }
+
+    /// Write `bytes` to the server as they are (headers included, or not).
+    pub fn send_raw(&mut self, bytes: &[u8]) {
         let stdin = self.stdin.as_mut().expect("stdin open");
-        write!(stdin, "Content-Length: {}\r\n\r\n", body.len()).expect("write header");
-        stdin.write_all(&body).expect("write body");
+        stdin.write_all(bytes).expect("write");
         stdin.flush().expect("flush");
     }
 
