@@ -114,7 +114,8 @@ fn rank_of(c: u8) -> Option<Rank> {
 }
 
 /// Read a move in any accepted notation: standard SAN by shakmaty, the import forms mapped to
-/// SAN first.
+/// SAN first. Kept out of line: [`read`] runs for every move, this one rarely.
+#[inline(never)]
 fn read_any(text: &str) -> Option<Written> {
     let (sp, leniency) = match SanPlus::from_ascii(text.as_bytes()) {
         Ok(sp) if is_long_algebraic(text.as_bytes()) => (sp, Some(Leniency::LongAlgebraic)),

@@ -26,6 +26,11 @@ pub trait Rules: shakmaty::Position + Clone + ToVariant {
     fn is_checkmate_in_check(&self) -> bool {
         self.is_checkmate()
     }
+
+    /// Whether the side to move, which is not in check, is stalemated.
+    fn is_stalemate_out_of_check(&self) -> bool {
+        self.is_stalemate()
+    }
 }
 
 impl Rules for shakmaty::Chess {
@@ -38,7 +43,11 @@ impl Rules for shakmaty::Chess {
     }
 
     fn is_checkmate_in_check(&self) -> bool {
-        super::resolve::is_checkmate_in_check(self)
+        !super::resolve::king_can_step(self) && self.is_checkmate()
+    }
+
+    fn is_stalemate_out_of_check(&self) -> bool {
+        !super::resolve::king_can_step(self) && self.is_stalemate()
     }
 }
 
@@ -160,14 +169,14 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
                 }
                 NodeKind::Result => {
                     if parents.is_empty() && main_ended.is_none() {
-                        main_ended = Some(outcome_of(line.pos.as_deref(), judged));
+                        main_ended = Some(outcome_of(&line, judged));
                     }
                     line.pos = None;
                 }
                 _ => {}
             }
         }
-        let outcome = main_ended.unwrap_or_else(|| outcome_of(line.pos.as_deref(), judged));
+        let outcome = main_ended.unwrap_or_else(|| outcome_of(&line, judged));
         Replayed { main_line_plies, outcome }
     }
 
@@ -479,10 +488,13 @@ fn is_minimal(san: San) -> bool {
     }
 }
 
-fn outcome_of<P: shakmaty::Position>(pos: Option<&P>, judged: bool) -> Outcome {
-    match pos {
-        Some(p) if judged && p.is_checkmate() => Outcome::Checkmate { winner: !p.turn() },
-        Some(p) if judged && p.is_stalemate() => Outcome::Stalemate,
+/// How a line that ends in its current position ends.
+fn outcome_of<P: Rules>(line: &Line<P>, judged: bool) -> Outcome {
+    match line.pos.as_deref() {
+        Some(p) if judged && line.in_check && p.is_checkmate_in_check() => {
+            Outcome::Checkmate { winner: !p.turn() }
+        }
+        Some(p) if judged && !line.in_check && p.is_stalemate_out_of_check() => Outcome::Stalemate,
         Some(_) if judged => Outcome::Open,
         _ => Outcome::Unknown,
     }

@@ -74,20 +74,17 @@ pub fn to_move(san: San, pos: &Chess, in_check: bool) -> Result<Move, SanError> 
     })
 }
 
-/// Whether the side to move, which is in check, is checkmated. Most checks leave the king a
-/// safe square to step to, which settles it without generating the legal moves.
-pub fn is_checkmate_in_check(pos: &Chess) -> bool {
+/// Whether the king of the side to move can step to a square no enemy piece attacks: a legal
+/// move. Most positions have one, which settles checkmate and stalemate without generating the
+/// legal moves.
+pub fn king_can_step(pos: &Chess) -> bool {
     let board = pos.board();
     let us = pos.turn();
-    if let Some(king) = board.king_of(us) {
-        // Without the king, so that a slider's ray goes on through its square.
-        let occupied = board.occupied() ^ Bitboard::from(king);
-        let steps = attacks::king_attacks(king) & !pos.us();
-        if steps.into_iter().any(|to| board.attacks_to(to, !us, occupied).is_empty()) {
-            return false;
-        }
-    }
-    pos.is_checkmate()
+    let Some(king) = board.king_of(us) else { return false };
+    // Without the king, so that a slider's ray goes on through its square.
+    let occupied = board.occupied() ^ Bitboard::from(king);
+    let steps = attacks::king_attacks(king) & !pos.us();
+    steps.into_iter().any(|to| board.attacks_to(to, !us, occupied).is_empty())
 }
 
 /// Squares a pawn of `us` can push from to reach the empty square `to` (one or two steps).
@@ -112,6 +109,8 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
     use shakmaty::{File, Rank};
+
+    use crate::chess::replay::Rules;
 
     /// A position reached by `plies` random legal moves chosen by `choices`.
     fn random_position(choices: &[u16]) -> Chess {
@@ -178,13 +177,12 @@ mod tests {
         }
 
         #[test]
-        fn checkmate_agrees_with_shakmaty(choices in prop::collection::vec(any::<u16>(), 0..200)) {
+        fn a_king_step_is_a_legal_move(choices in prop::collection::vec(any::<u16>(), 0..200)) {
             // Every position of a random game that is in check.
             let mut pos = Chess::default();
             for &c in &choices {
-                if pos.is_check() {
-                    prop_assert_eq!(is_checkmate_in_check(&pos), pos.is_checkmate());
-                }
+                // A king step is a legal move.
+                prop_assert!(!king_can_step(&pos) || !pos.legal_moves().is_empty());
                 let moves = pos.legal_moves();
                 if moves.is_empty() {
                     break;
@@ -195,27 +193,29 @@ mod tests {
     }
 
     #[test]
-    fn checkmates_with_and_without_king_moves() {
+    fn checkmates_with_and_without_king_steps() {
         use shakmaty::fen::Fen;
         let position = |fen: &str| -> Chess {
             fen.parse::<Fen>().unwrap().into_position(shakmaty::CastlingMode::Standard).unwrap()
         };
+        // (position in check, checkmate, the king can step)
         let cases = [
             // Fool's mate: the king has no square.
-            ("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", true),
+            ("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", true, false),
             // A back-rank mate, and the same check with an escape square.
-            ("3R2k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", true),
-            ("3R2k1/5pp1/8/8/8/8/8/6K1 b - - 0 1", false),
+            ("3R2k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", true, false),
+            ("3R2k1/5pp1/8/8/8/8/8/6K1 b - - 0 1", false, true),
             // Smothered mate.
-            ("6rk/5Npp/8/8/8/8/8/6K1 b - - 0 1", true),
-            // Check that a capture answers (the king's squares are all covered).
-            ("3R2k1/5ppp/8/8/8/8/3r4/6K1 b - - 0 1", false),
+            ("6rk/5Npp/8/8/8/8/8/6K1 b - - 0 1", true, false),
+            // No square for the king, but a capture answers the check.
+            ("3R2k1/5ppp/8/8/8/8/3r4/6K1 b - - 0 1", false, false),
         ];
-        for (fen, mate) in cases {
+        for (fen, mate, step) in cases {
             let pos = position(fen);
             assert!(pos.is_check(), "{fen}");
-            assert_eq!(is_checkmate_in_check(&pos), mate, "{fen}");
             assert_eq!(pos.is_checkmate(), mate, "{fen}");
+            assert_eq!(king_can_step(&pos), step, "{fen}");
+            assert_eq!(Rules::is_checkmate_in_check(&pos), mate, "{fen}");
         }
     }
 }

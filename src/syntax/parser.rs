@@ -614,7 +614,7 @@ impl<'a> Parser<'a> {
 
     /// A symbol or a move number just consumed: a move number (digits, with periods or not), a
     /// null move `Z0`, a glyph written as letters, `ep`, or a move.
-    #[inline]
+    #[inline(always)]
     fn symbol_or_number(&mut self, t: Token) {
         let text = &self.src.as_bytes()[t.range.start as usize..t.range.end as usize];
         if t.kind == TokenKind::MoveNumber || text.iter().all(u8::is_ascii_digit) {
