@@ -106,7 +106,10 @@ impl ToVariant for VariantPosition {
 }
 
 /// Replay from the start position with the fastest position type that knows its rules.
-fn run(replayer: &mut replay::Replayer<'_, '_>, start: Option<Position>) -> replay::Replayed {
+fn run<V: FnMut(&MoveVisit<'_>)>(
+    replayer: &mut replay::Replayer<'_, V>,
+    start: Option<Position>,
+) -> replay::Replayed {
     match start {
         Some(VariantPosition::Chess(chess)) => replayer.run(Some(chess)),
         Some(variant) => replayer.run(Some(variant)),
@@ -123,8 +126,7 @@ pub fn analyze(game: &Game, src: &str) -> Analysis {
     }
     tags::check(game, src, &mut diagnostics);
     let start = start::start_position(game, src, &mut diagnostics);
-    let mut ignore = |_: &MoveVisit<'_>| {};
-    let mut replayer = replay::Replayer::new(game, src, &mut ignore);
+    let mut replayer = replay::Replayer::new(game, src, |_: &MoveVisit<'_>| {}, false);
     let replayed = run(&mut replayer, start);
     diagnostics.append(&mut replayer.diagnostics);
     result::check(game, src, replayed.outcome, replayed.main_line_plies, &mut diagnostics);
@@ -136,5 +138,5 @@ pub fn analyze(game: &Game, src: &str) -> Analysis {
 /// variation.
 pub fn replay(game: &Game, src: &str, visit: &mut dyn FnMut(&MoveVisit<'_>)) {
     let start = start::start_position(game, src, &mut Vec::new());
-    run(&mut replay::Replayer::new(game, src, visit), start);
+    run(&mut replay::Replayer::new(game, src, visit, true), start);
 }

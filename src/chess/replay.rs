@@ -17,9 +17,20 @@ pub trait Rules: shakmaty::Position + Clone + ToVariant {
     /// move is in check.
     fn pass(self) -> Option<Self>;
 
-    /// The legal move `san` names.
-    fn resolve_san(&self, san: San) -> Result<Move, SanError> {
+    /// The legal move `san` names; `in_check` says whether the side to move is in check.
+    fn resolve_san(&self, san: San, in_check: bool) -> Result<Move, SanError> {
+        let _ = in_check;
         san.to_move(self)
+    }
+
+    /// Whether the side to move, which is in check, is checkmated.
+    fn is_checkmate_in_check(&self) -> bool {
+        self.is_checkmate()
+    }
+
+    /// Whether the side to move, which is not in check, is stalemated.
+    fn is_stalemate_out_of_check(&self) -> bool {
+        self.is_stalemate()
     }
 }
 
@@ -28,8 +39,16 @@ impl Rules for shakmaty::Chess {
         self.swap_turn().ok()
     }
 
-    fn resolve_san(&self, san: San) -> Result<Move, SanError> {
-        super::resolve::to_move(san, self)
+    fn resolve_san(&self, san: San, in_check: bool) -> Result<Move, SanError> {
+        super::resolve::to_move(san, self, in_check)
+    }
+
+    fn is_checkmate_in_check(&self) -> bool {
+        !super::resolve::king_can_step(self) && self.is_checkmate()
+    }
+
+    fn is_stalemate_out_of_check(&self) -> bool {
+        !super::resolve::king_can_step(self) && self.is_stalemate()
     }
 }
 
@@ -52,6 +71,8 @@ impl Rules for shakmaty::variant::VariantPosition {
 struct Line<P> {
     /// The position after the last move; `None` once the line has gone wrong.
     pos: Option<Box<P>>,
+    /// Whether the side to move in `pos` is in check.
+    in_check: bool,
     /// The position before the last move: where a variation replacing it starts.
     before_last: Option<Box<P>>,
     /// Number and side of the next move.
@@ -63,11 +84,14 @@ struct Line<P> {
     pending_number: Option<usize>,
 }
 
-impl<P> Line<P> {
+impl<P: shakmaty::Position> Line<P> {
     fn start(pos: Option<Box<P>>, fullmove: u32, turn: Color) -> Self {
-        Line { pos, before_last: None, fullmove, turn, last: None, pending_number: None }
+        let in_check = pos.as_ref().is_some_and(|p| p.is_check());
+        Line { pos, in_check, before_last: None, fullmove, turn, last: None, pending_number: None }
     }
+}
 
+impl<P> Line<P> {
     fn advance(&mut self) {
         self.last = Some((self.fullmove, self.turn));
         if self.turn == Color::Black {
@@ -83,25 +107,34 @@ pub struct Replayed {
     pub outcome: Outcome,
 }
 
-pub struct Replayer<'a, 'v> {
+/// Replays a game, telling `visit` about every move. Generic over the visitor so that the
+/// analysis, which only wants diagnostics, pays nothing for visits.
+pub struct Replayer<'a, V> {
     game: &'a Game,
     src: &'a str,
     /// What the replay found (at most `syntax::diagnostic::MAX_PER_CODE` of each code, and a
     /// count of the rest).
     pub diagnostics: Vec<Diagnostic>,
     limit: PerCodeLimit,
-    visit: &'v mut dyn FnMut(&MoveVisit<'_>),
+    visit: V,
+    /// Whether to keep the position before each move: a variation starts from it, and a
+    /// visitor may ask for it. Without either, the replay does not copy positions.
+    keep_before: bool,
     canonical: Vec<u8>,
 }
 
-impl<'a, 'v> Replayer<'a, 'v> {
-    pub fn new(game: &'a Game, src: &'a str, visit: &'v mut dyn FnMut(&MoveVisit<'_>)) -> Self {
+impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
+    /// A replayer of `game` (whose text is `src`); `visit_positions` says whether `visit` looks
+    /// at [`MoveVisit::before`].
+    pub fn new(game: &'a Game, src: &'a str, visit: V, visit_positions: bool) -> Self {
+        let has_variations = game.nodes.iter().any(|n| n.kind == NodeKind::VariationStart);
         Replayer {
             game,
             src,
             diagnostics: Vec::new(),
             limit: PerCodeLimit::default(),
             visit,
+            keep_before: visit_positions || has_variations,
             canonical: Vec::with_capacity(16),
         }
     }
@@ -141,14 +174,14 @@ impl<'a, 'v> Replayer<'a, 'v> {
                 }
                 NodeKind::Result => {
                     if parents.is_empty() && main_ended.is_none() {
-                        main_ended = Some(outcome_of(line.pos.as_deref(), judged));
+                        main_ended = Some(outcome_of(&line, judged));
                     }
                     line.pos = None;
                 }
                 _ => {}
             }
         }
-        let outcome = main_ended.unwrap_or_else(|| outcome_of(line.pos.as_deref(), judged));
+        let outcome = main_ended.unwrap_or_else(|| outcome_of(&line, judged));
         self.diagnostics.extend(std::mem::take(&mut self.limit).summaries());
         Replayed { main_line_plies, outcome }
     }
@@ -177,7 +210,11 @@ impl<'a, 'v> Replayer<'a, 'v> {
             ));
             return self.break_line(i, depth, line);
         };
-        let (m, how) = match resolve(text, &written, pos) {
+        let found = match pos.resolve_san(written.san, line.in_check) {
+            Ok(m) => Ok((m, written.leniency)),
+            Err(error) => resolve_leniently(text, &written, pos, line.in_check, error),
+        };
+        let (m, how) = match found {
             Ok(found) => found,
             Err(SanError::AmbiguousSan) => {
                 let message = explain::ambiguous(text, written.san, pos);
@@ -197,19 +234,33 @@ impl<'a, 'v> Replayer<'a, 'v> {
         };
         // The position before the move is kept for a variation that may replace it; the line's
         // own position is played in place (positions are copied once per move, not moved about).
-        match &mut line.before_last {
-            Some(before) => (**before).clone_from(pos),
-            slot => *slot = Some(Box::new(pos.clone())),
+        if self.keep_before {
+            match &mut line.before_last {
+                Some(before) => (**before).clone_from(pos),
+                slot => *slot = Some(Box::new(pos.clone())),
+            }
         }
         let after = line.pos.as_mut().expect("checked above");
         after.play_unchecked(m);
-        let suffix = if after.is_check() {
-            Some(if after.is_checkmate() { Suffix::Checkmate } else { Suffix::Check })
+        line.in_check = after.is_check();
+        let suffix = if line.in_check {
+            Some(if after.is_checkmate_in_check() { Suffix::Checkmate } else { Suffix::Check })
         } else {
             None
         };
         let canonical = SanPlus { san: canonical_san, suffix };
-        self.judge_notation(node.range, text, &written, how, canonical);
+        // Text that read as SAN as it stands, needing no disambiguation and no pawn letter, is
+        // the canonical SAN already: only its check sign can differ. Nearly every move is so.
+        let as_written = how.is_none()
+            && written.san == canonical.san
+            && !matches!(text.as_bytes()[0], b'P' | b'@');
+        if as_written {
+            if written.suffix != canonical.suffix {
+                self.report_check_suffix(node.range, text, written.suffix, canonical);
+            }
+        } else {
+            self.judge_notation(node.range, text, &written, how, canonical);
+        }
         self.visited(i, depth, line, Some((m, canonical)));
         true
     }
@@ -227,6 +278,7 @@ impl<'a, 'v> Replayer<'a, 'v> {
         let pos = line.pos.take().expect("judged lines have a position");
         // A side in check cannot pass: the line cannot go on.
         line.pos = (*pos).clone().pass().map(Box::new);
+        line.in_check = line.pos.as_ref().is_some_and(|p| p.is_check());
         line.before_last = Some(pos);
         self.visited(i, depth, line, None);
         line.pos.is_some()
@@ -272,7 +324,8 @@ impl<'a, 'v> Replayer<'a, 'v> {
         }
     }
 
-    /// A legal move written other than in canonical SAN: one diagnostic, with the fix.
+    /// A legal move not written as its canonical SAN, or written so in a way that is not plain
+    /// (a pawn letter, say): one diagnostic, with the fix.
     fn judge_notation(
         &mut self,
         range: TextRange,
@@ -281,15 +334,6 @@ impl<'a, 'v> Replayer<'a, 'v> {
         how: Option<Leniency>,
         canonical: SanPlus,
     ) {
-        // Text that parsed as SAN as it stands, needing no disambiguation and no pawn letter, is
-        // the canonical SAN already: only its check sign can differ.
-        let plain = how.is_none() && written.san == canonical.san && !text.starts_with(['P', '@']);
-        if plain {
-            if written.suffix != canonical.suffix {
-                self.report_check_suffix(range, text, written.suffix, canonical);
-            }
-            return;
-        }
         self.canonical.clear();
         if let San::Put { role: Role::Pawn, .. } = canonical.san {
             self.canonical.push(b'P');
@@ -381,33 +425,32 @@ impl<'a, 'v> Replayer<'a, 'v> {
     }
 }
 
-/// Find the legal move a written move means. Tries the reading as written, then a move given
-/// by its from-square without a piece letter (UCI `g1f3`, `e1g1`), then a lowercase `b` as a
-/// bishop, then the capture mark flipped (`Bc4` for `Bxc4`, `ed5` for `exd5`; never for a pawn
-/// move without its file, the python-chess #870 trap).
-fn resolve<P: Rules>(
+/// Find the legal move a written move means when its reading as written, `w.san`, is not one
+/// (`error` says why). Tries a move given by its from-square without a piece letter (UCI
+/// `g1f3`, `e1g1`), then a lowercase `b` as a bishop, then the capture mark flipped (`Bc4` for
+/// `Bxc4`, `ed5` for `exd5`; never for a pawn move without its file, the python-chess #870
+/// trap); else `error` stands.
+fn resolve_leniently<P: Rules>(
     text: &str,
     w: &Written,
     pos: &P,
+    in_check: bool,
+    error: SanError,
 ) -> Result<(Move, Option<Leniency>), SanError> {
-    let first = pos.resolve_san(w.san);
-    if let Ok(m) = first {
-        return Ok((m, w.leniency));
-    }
-    if let Some(m) = from_square_reading(w.san, pos).and_then(|san| pos.resolve_san(san).ok()) {
+    let resolve = |san: San| pos.resolve_san(san, in_check).ok();
+    if let Some(m) = from_square_reading(w.san, pos).and_then(resolve) {
         return Ok((m, Some(Leniency::LongAlgebraic)));
     }
-    if let Some(m) = notation::bishop_reading(text).and_then(|b| pos.resolve_san(b).ok()) {
+    if let Some(m) = notation::bishop_reading(text).and_then(resolve) {
         return Ok((m, Some(Leniency::LowercasePiece)));
     }
     if let San::Normal { role, file, rank, capture, to, promotion } = w.san
         && (role != Role::Pawn || file.is_some())
-        && let Ok(m) =
-            pos.resolve_san(San::Normal { role, file, rank, capture: !capture, to, promotion })
+        && let Some(m) = resolve(San::Normal { role, file, rank, capture: !capture, to, promotion })
     {
         return Ok((m, Some(w.leniency.unwrap_or(Leniency::CaptureMark))));
     }
-    first.map(|m| (m, w.leniency))
+    Err(error)
 }
 
 /// A pawn-looking move with a full from-square (`g1f3`) read as a move of the piece standing
@@ -453,10 +496,13 @@ fn is_minimal(san: San) -> bool {
     }
 }
 
-fn outcome_of<P: shakmaty::Position>(pos: Option<&P>, judged: bool) -> Outcome {
-    match pos {
-        Some(p) if judged && p.is_checkmate() => Outcome::Checkmate { winner: !p.turn() },
-        Some(p) if judged && p.is_stalemate() => Outcome::Stalemate,
+/// How a line that ends in its current position ends.
+fn outcome_of<P: Rules>(line: &Line<P>, judged: bool) -> Outcome {
+    match line.pos.as_deref() {
+        Some(p) if judged && line.in_check && p.is_checkmate_in_check() => {
+            Outcome::Checkmate { winner: !p.turn() }
+        }
+        Some(p) if judged && !line.in_check && p.is_stalemate_out_of_check() => Outcome::Stalemate,
         Some(_) if judged => Outcome::Open,
         _ => Outcome::Unknown,
     }

@@ -6,8 +6,9 @@
 use shakmaty::san::{San, SanError};
 use shakmaty::{Bitboard, Chess, Color, Move, Piece, Position, Rank, Role, Square, attacks};
 
-/// The legal move `san` names in `pos`.
-pub fn to_move(san: San, pos: &Chess) -> Result<Move, SanError> {
+/// The legal move `san` names in `pos`; `in_check` says whether the side to move is in check
+/// (the replay knows it from the move before, and it saves most king-safety tests).
+pub fn to_move(san: San, pos: &Chess, in_check: bool) -> Result<Move, SanError> {
     let San::Normal { role, file, rank, capture, to, promotion } = san else {
         return san.to_move(pos);
     };
@@ -43,24 +44,47 @@ pub fn to_move(san: San, pos: &Chess) -> Result<Move, SanError> {
         if file.is_some_and(|f| f != from.file()) || rank.is_some_and(|r| r != from.rank()) {
             continue;
         }
-        let captured = if en_passant { Square::from_coords(to.file(), from.rank()) } else { to };
-        let king_square = if role == Role::King { to } else { king };
-        let after =
-            (occupied ^ Bitboard::from(from) ^ Bitboard::from(captured)) | Bitboard::from(to);
-        let attackers = board.attacks_to(king_square, !us, after) & !Bitboard::from(captured);
-        if attackers.any() {
-            continue;
+        // Out of check, a piece other than the king that leaves a square not in line with its
+        // king uncovers nothing: the move is safe without testing. Else test the king's square
+        // after the move.
+        let surely_safe =
+            !in_check && role != Role::King && !en_passant && attacks::ray(king, from).is_empty();
+        if !surely_safe {
+            let captured =
+                if en_passant { Square::from_coords(to.file(), from.rank()) } else { to };
+            let king_square = if role == Role::King { to } else { king };
+            let after =
+                (occupied ^ Bitboard::from(from) ^ Bitboard::from(captured)) | Bitboard::from(to);
+            let attackers = board.attacks_to(king_square, !us, after) & !Bitboard::from(captured);
+            if attackers.any() {
+                continue;
+            }
         }
         if found.is_some() {
             return Err(SanError::AmbiguousSan);
         }
-        found = Some(if en_passant {
-            Move::EnPassant { from, to }
-        } else {
-            Move::Normal { role, from, capture: board.role_at(to), to, promotion }
-        });
+        found = Some(from);
     }
-    found.ok_or(SanError::IllegalSan)
+    let from = found.ok_or(SanError::IllegalSan)?;
+    Ok(if en_passant {
+        Move::EnPassant { from, to }
+    } else {
+        let captured = if capture { board.role_at(to) } else { None };
+        Move::Normal { role, from, capture: captured, to, promotion }
+    })
+}
+
+/// Whether the king of the side to move can step to a square no enemy piece attacks: a legal
+/// move. Most positions have one, which settles checkmate and stalemate without generating the
+/// legal moves.
+pub fn king_can_step(pos: &Chess) -> bool {
+    let board = pos.board();
+    let us = pos.turn();
+    let Some(king) = board.king_of(us) else { return false };
+    // Without the king, so that a slider's ray goes on through its square.
+    let occupied = board.occupied() ^ Bitboard::from(king);
+    let steps = attacks::king_attacks(king) & !pos.us();
+    steps.into_iter().any(|to| board.attacks_to(to, !us, occupied).is_empty())
 }
 
 /// Squares a pawn of `us` can push from to reach the empty square `to` (one or two steps).
@@ -85,6 +109,8 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
     use shakmaty::{File, Rank};
+
+    use crate::chess::replay::Rules;
 
     /// A position reached by `plies` random legal moves chosen by `choices`.
     fn random_position(choices: &[u16]) -> Chess {
@@ -137,16 +163,59 @@ mod tests {
             let pos = random_position(&choices);
             for m in pos.legal_moves() {
                 let san = San::from_move(&pos, m);
-                prop_assert_eq!(to_move(san, &pos), san.to_move(&pos), "{}", san);
+                let check = pos.is_check();
+                prop_assert_eq!(to_move(san, &pos, check), san.to_move(&pos), "{}", san);
                 // Without its disambiguation the same move may become ambiguous.
                 if let San::Normal { role, capture, to, promotion, .. } = san {
                     let bare = San::Normal { role, file: None, rank: None, capture, to, promotion };
-                    prop_assert_eq!(to_move(bare, &pos), bare.to_move(&pos), "{}", bare);
+                    prop_assert_eq!(to_move(bare, &pos, check), bare.to_move(&pos), "{}", bare);
                 }
             }
             for san in sans {
-                prop_assert_eq!(to_move(san, &pos), san.to_move(&pos), "{}", san);
+                prop_assert_eq!(to_move(san, &pos, pos.is_check()), san.to_move(&pos), "{}", san);
             }
+        }
+
+        #[test]
+        fn a_king_step_is_a_legal_move(choices in prop::collection::vec(any::<u16>(), 0..200)) {
+            // Every position of a random game that is in check.
+            let mut pos = Chess::default();
+            for &c in &choices {
+                // A king step is a legal move.
+                prop_assert!(!king_can_step(&pos) || !pos.legal_moves().is_empty());
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[c as usize % moves.len()]);
+            }
+        }
+    }
+
+    #[test]
+    fn checkmates_with_and_without_king_steps() {
+        use shakmaty::fen::Fen;
+        let position = |fen: &str| -> Chess {
+            fen.parse::<Fen>().unwrap().into_position(shakmaty::CastlingMode::Standard).unwrap()
+        };
+        // (position in check, checkmate, the king can step)
+        let cases = [
+            // Fool's mate: the king has no square.
+            ("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", true, false),
+            // A back-rank mate, and the same check with an escape square.
+            ("3R2k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", true, false),
+            ("3R2k1/5pp1/8/8/8/8/8/6K1 b - - 0 1", false, true),
+            // Smothered mate.
+            ("6rk/5Npp/8/8/8/8/8/6K1 b - - 0 1", true, false),
+            // No square for the king, but a capture answers the check.
+            ("3R2k1/5ppp/8/8/8/8/3r4/6K1 b - - 0 1", false, false),
+        ];
+        for (fen, mate, step) in cases {
+            let pos = position(fen);
+            assert!(pos.is_check(), "{fen}");
+            assert_eq!(pos.is_checkmate(), mate, "{fen}");
+            assert_eq!(king_can_step(&pos), step, "{fen}");
+            assert_eq!(Rules::is_checkmate_in_check(&pos), mate, "{fen}");
         }
     }
 }

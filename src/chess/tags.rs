@@ -17,70 +17,107 @@ pub const SEVEN_TAG_ROSTER: [(&str, &str); 7] = [
 
 pub fn check(game: &Game, src: &str, out: &mut Vec<Diagnostic>) {
     for tag in &game.tags {
-        let Some(range) = tag.value_inner(src) else { continue };
         let name = tag.name(src);
+        // Most tags take free text: their values are not read at all.
+        let Some(shape) = Shape::of(name) else { continue };
+        let Some(range) = tag.value_inner(src) else { continue };
         let value = tag.value(src);
-        if let Some(expected) = shape_error(name, &value) {
+        if !shape.fits(&value) {
             out.push(Diagnostic::new(
                 Code::InvalidTagValue,
                 range,
-                format!("{} \"{}\": {expected}", excerpt(name), excerpt(&value)),
+                format!("{} \"{}\": {}", excerpt(name), excerpt(&value), shape.expected()),
             ));
         }
     }
     check_roster(game, src, out);
 }
 
-/// What a value of tag `name` should look like, when `value` does not.
-fn shape_error(name: &str, value: &str) -> Option<&'static str> {
-    let ok = match name {
-        "Date" | "EventDate" | "UTCDate" => is_date(value),
-        "Time" | "UTCTime" => is_time(value),
-        "Round" => value == "?" || value == "-" || is_dotted_number(value),
-        "Result" => matches!(value, "1-0" | "0-1" | "1/2-1/2" | "*"),
-        "ECO" => value == "?" || is_eco(value),
-        "WhiteElo" | "BlackElo" | "WhiteUSCF" | "BlackUSCF" => {
-            matches!(value, "-" | "?") || is_number(value)
-        }
-        "PlyCount" => is_number(value),
-        "TimeControl" => is_time_control(value),
-        "SetUp" => matches!(value, "0" | "1"),
-        "Termination" => matches!(
-            value.to_ascii_lowercase().as_str(),
-            "abandoned"
-                | "adjudication"
-                | "death"
-                | "emergency"
-                | "normal"
-                | "rules infraction"
-                | "time forfeit"
-                | "unterminated"
-        ),
-        "Mode" => matches!(value.to_ascii_uppercase().as_str(), "OTB" | "PM" | "EM" | "ICS" | "TC"),
-        _ => true,
-    };
-    if ok {
-        return None;
+/// The shapes the standard gives the values of some tags.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shape {
+    Date,
+    Time,
+    Round,
+    Result,
+    Eco,
+    Rating,
+    PlyCount,
+    TimeControl,
+    SetUp,
+    Termination,
+    Mode,
+}
+
+impl Shape {
+    /// The shape of the values of tag `name`, if the standard gives them one.
+    fn of(name: &str) -> Option<Shape> {
+        Some(match name {
+            "Date" | "EventDate" | "UTCDate" => Shape::Date,
+            "Time" | "UTCTime" => Shape::Time,
+            "Round" => Shape::Round,
+            "Result" => Shape::Result,
+            "ECO" => Shape::Eco,
+            "WhiteElo" | "BlackElo" | "WhiteUSCF" | "BlackUSCF" => Shape::Rating,
+            "PlyCount" => Shape::PlyCount,
+            "TimeControl" => Shape::TimeControl,
+            "SetUp" => Shape::SetUp,
+            "Termination" => Shape::Termination,
+            "Mode" => Shape::Mode,
+            _ => return None,
+        })
     }
-    Some(match name {
-        "Date" | "EventDate" | "UTCDate" => {
-            "a date is YYYY.MM.DD, with ? for unknown digits (§8.1.1.3)"
+
+    fn fits(self, value: &str) -> bool {
+        match self {
+            Shape::Date => is_date(value),
+            Shape::Time => is_time(value),
+            Shape::Round => value == "?" || value == "-" || is_dotted_number(value),
+            Shape::Result => matches!(value, "1-0" | "0-1" | "1/2-1/2" | "*"),
+            Shape::Eco => value == "?" || is_eco(value),
+            Shape::Rating => matches!(value, "-" | "?") || is_number(value),
+            Shape::PlyCount => is_number(value),
+            Shape::TimeControl => is_time_control(value),
+            Shape::SetUp => matches!(value, "0" | "1"),
+            Shape::Termination => matches!(
+                value.to_ascii_lowercase().as_str(),
+                "abandoned"
+                    | "adjudication"
+                    | "death"
+                    | "emergency"
+                    | "normal"
+                    | "rules infraction"
+                    | "time forfeit"
+                    | "unterminated"
+            ),
+            Shape::Mode => {
+                matches!(value.to_ascii_uppercase().as_str(), "OTB" | "PM" | "EM" | "ICS" | "TC")
+            }
         }
-        "Time" | "UTCTime" => "a time is HH:MM:SS (§9.5.1)",
-        "Round" => "a round is a number, dotted numbers like 3.1, ? or - (§8.1.1.4)",
-        "Result" => "the result is 1-0, 0-1, 1/2-1/2 or * (§8.1.1.7)",
-        "ECO" => "an ECO code is a letter A to E and two digits, like B33 or B33/01 (§9.4.1)",
-        "PlyCount" => "the ply count is a whole number (§9.9.3)",
-        "TimeControl" => {
-            "a time control is ?, -, or fields like 40/7200:3600, 300+2, *180 joined by : (§9.6)"
+    }
+
+    /// What a value of this shape looks like.
+    fn expected(self) -> &'static str {
+        match self {
+            Shape::Date => "a date is YYYY.MM.DD, with ? for unknown digits (§8.1.1.3)",
+            Shape::Time => "a time is HH:MM:SS (§9.5.1)",
+            Shape::Round => "a round is a number, dotted numbers like 3.1, ? or - (§8.1.1.4)",
+            Shape::Result => "the result is 1-0, 0-1, 1/2-1/2 or * (§8.1.1.7)",
+            Shape::Eco => {
+                "an ECO code is a letter A to E and two digits, like B33 or B33/01 (§9.4.1)"
+            }
+            Shape::Rating => "a rating is a whole number, or - for an unrated player (§9.1.2)",
+            Shape::PlyCount => "the ply count is a whole number (§9.9.3)",
+            Shape::TimeControl => {
+                "a time control is ?, -, or fields like 40/7200:3600, 300+2, *180 joined by : (§9.6)"
+            }
+            Shape::SetUp => "SetUp is 0 or 1 (§9.7.1)",
+            Shape::Termination => {
+                "the termination is one of abandoned, adjudication, death, emergency, normal, rules infraction, time forfeit, unterminated (§9.8.1)"
+            }
+            Shape::Mode => "the mode is OTB, PM, EM, ICS or TC (§9.9.2)",
         }
-        "SetUp" => "SetUp is 0 or 1 (§9.7.1)",
-        "Termination" => {
-            "the termination is one of abandoned, adjudication, death, emergency, normal, rules infraction, time forfeit, unterminated (§9.8.1)"
-        }
-        "Mode" => "the mode is OTB, PM, EM, ICS or TC (§9.9.2)",
-        _ => "a rating is a whole number, or - for an unrated player (§9.1.2)",
-    })
+    }
 }
 
 fn is_number(v: &str) -> bool {
@@ -91,9 +128,15 @@ fn is_dotted_number(v: &str) -> bool {
     v.split('.').all(is_number)
 }
 
+/// The three fields of `v` separated by `sep`, if it has exactly three.
+fn three_fields(v: &str, sep: char) -> Option<[&str; 3]> {
+    let (a, rest) = v.split_once(sep)?;
+    let (b, c) = rest.split_once(sep)?;
+    (!c.contains(sep)).then_some([a, b, c])
+}
+
 fn is_date(v: &str) -> bool {
-    let parts: Vec<&str> = v.split('.').collect();
-    let [y, m, d] = parts.as_slice() else { return false };
+    let Some([y, m, d]) = three_fields(v, '.') else { return false };
     let field = |s: &str, len: usize, max: u32| {
         s.len() == len
             && s.bytes().all(|c| c.is_ascii_digit() || c == b'?')
@@ -103,8 +146,7 @@ fn is_date(v: &str) -> bool {
 }
 
 fn is_time(v: &str) -> bool {
-    let parts: Vec<&str> = v.split(':').collect();
-    let [h, m, s] = parts.as_slice() else { return false };
+    let Some([h, m, s]) = three_fields(v, ':') else { return false };
     let field = |f: &str, max: u32| {
         f.len() == 2 && is_number(f) && f.parse::<u32>().is_ok_and(|n| n <= max)
     };
@@ -212,7 +254,7 @@ mod tests {
             ("TimeControl", "*180"),
             ("Termination", "Time forfeit"),
         ] {
-            assert_eq!(shape_error(name, good), None, "{name} {good}");
+            assert!(Shape::of(name).is_some_and(|s| s.fits(good)), "{name} {good}");
         }
         for (name, bad) in [
             ("Date", "2024-01-31"),
@@ -226,7 +268,7 @@ mod tests {
             ("SetUp", "yes"),
             ("Termination", "won by resignation"),
         ] {
-            assert!(shape_error(name, bad).is_some(), "{name} {bad}");
+            assert!(Shape::of(name).is_some_and(|s| !s.fits(bad)), "{name} {bad}");
         }
     }
 }

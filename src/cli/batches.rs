@@ -1,18 +1,27 @@
-//! The parallel driver of `check`: games are parsed one after another (finding where a game
-//! ends needs the one before), gathered in batches of bounded size, and each batch is handled
-//! in parallel on the current rayon pool while the next batch is parsed. Results come back in
-//! file order, one batch at a time, so memory holds at most two batches of trees whatever the
-//! size of the file.
+//! The parallel driver of `check` and `fmt`. The text is cut into segments at likely game
+//! boundaries (a tag line after a blank line), and each segment is parsed and its games handled
+//! on one worker, segments in parallel: parsing is most of the work on a single core, so it is
+//! shared out too.
+//!
+//! A segment is parsed from its start until the first game boundary at or past its end. The
+//! games are those of a parse of the whole text as long as each segment starts where the one
+//! before it stopped; where a cut was no game boundary (a blank line inside a tag section), the
+//! segment is parsed again from where the one before really stopped, and is then exact too.
+//!
+//! Results come back in file order, a window of segments at a time, so memory holds the results
+//! of a few segments whatever the size of the file.
 
 use rayon::prelude::*;
 
-use crate::syntax::{Game, parse_games};
+use crate::syntax::{Game, is_tag_line, parse_game};
 use crate::text::TextRange;
 
-/// A batch closes once its games hold this many bytes of text...
-const BATCH_BYTES: usize = 4 << 20;
-/// ...or this many games.
-const BATCH_GAMES: usize = 2_000;
+/// Segments are about this long, or shorter in short texts, so that every worker has several.
+const SEGMENT_BYTES: usize = 1 << 20;
+/// The shortest segment worth a task of its own.
+const MIN_SEGMENT_BYTES: usize = 16 << 10;
+/// Segments per worker handled between two deliveries of results.
+const SEGMENTS_PER_WINDOW: usize = 4;
 
 /// A parsed game and where it lies in its file.
 pub struct ParsedGame {
@@ -24,8 +33,8 @@ pub struct ParsedGame {
 }
 
 /// Parse `text` game by game, call `handle` on every game (in parallel, in no set order), and
-/// pass the results of each batch, in file order, to `sink` together with the number of bytes
-/// handled so far. Stops at the first error of `sink`.
+/// pass the results, in file order and a segment at a time, to `sink` together with the number
+/// of bytes handled so far. Stops at the first error of `sink`.
 pub fn for_each_batch<R, E>(
     text: &str,
     handle: impl Fn(ParsedGame) -> R + Sync,
@@ -34,41 +43,131 @@ pub fn for_each_batch<R, E>(
 where
     R: Send,
 {
-    let mut reader = GameReader { games: parse_games(text), line: 0, text };
-    let mut batch = reader.next_batch();
-    while !batch.is_empty() {
-        let done = batch.last().map_or(0, |g| g.range.end as usize);
-        let (results, next) = rayon::join(
-            || batch.into_par_iter().map(&handle).collect::<Vec<R>>(),
-            || reader.next_batch(),
-        );
-        sink(results, done)?;
-        batch = next;
+    let workers = rayon::current_num_threads();
+    let cuts = cut_points(text, workers);
+    // Where the next segment must start (the end of the last game handed on), and its line.
+    let mut next = Cursor { offset: 0, line: 0 };
+    let segments: Vec<(usize, usize)> = cuts.windows(2).map(|cut| (cut[0], cut[1])).collect();
+    for window in segments.chunks(workers * SEGMENTS_PER_WINDOW) {
+        // The line each segment starts on, counted from the line of the first.
+        let breaks: Vec<u32> =
+            window.par_iter().map(|&(start, end)| count_line_breaks(&text[start..end])).collect();
+        let mut start = next.moved_to(window[0].0, text);
+        let starts: Vec<Cursor> = window
+            .iter()
+            .zip(&breaks)
+            .map(|(&(offset, _), &n)| {
+                let segment_start = Cursor { offset, line: start.line };
+                start.line += n;
+                segment_start
+            })
+            .collect();
+        let parsed: Vec<Segment<R>> = window
+            .par_iter()
+            .zip(starts)
+            .map(|(&(_, end), start)| Segment::parse(text, start, end, &handle))
+            .collect();
+        for (segment, &(_, end)) in parsed.into_iter().zip(window) {
+            let segment = if segment.start == next.offset {
+                segment
+            } else {
+                // The cut was no game boundary: parse again from where the games really are.
+                Segment::parse(text, next, end, &handle)
+            };
+            next = segment.end;
+            if !segment.results.is_empty() {
+                sink(segment.results, next.offset)?;
+            }
+        }
     }
     Ok(())
 }
 
-/// Parses games and keeps count of lines.
-struct GameReader<'a, I> {
-    games: I,
-    /// The 0-based line on which the next game starts.
+/// An offset of the text and the 0-based line it is on.
+#[derive(Clone, Copy)]
+struct Cursor {
+    offset: usize,
     line: u32,
-    text: &'a str,
 }
 
-impl<I: Iterator<Item = (u32, Game)>> GameReader<'_, I> {
-    fn next_batch(&mut self) -> Vec<ParsedGame> {
-        let mut batch = Vec::new();
-        let mut bytes = 0usize;
-        while bytes < BATCH_BYTES && batch.len() < BATCH_GAMES {
-            let Some((start, game)) = self.games.next() else { break };
-            let range = TextRange::new(start, start + game.len);
-            let first_line = self.line;
-            self.line += memchr::memchr_iter(b'\n', self.text[range].as_bytes()).count() as u32;
-            bytes += game.len as usize;
-            batch.push(ParsedGame { game, range, first_line });
+impl Cursor {
+    /// The cursor at `offset` of `text`, counting the lines between.
+    fn moved_to(self, offset: usize, text: &str) -> Cursor {
+        let line = if offset >= self.offset {
+            self.line + count_line_breaks(&text[self.offset..offset])
+        } else {
+            self.line - count_line_breaks(&text[offset..self.offset])
+        };
+        Cursor { offset, line }
+    }
+}
+
+/// The handled games of one segment.
+struct Segment<R> {
+    /// Where its first game starts.
+    start: usize,
+    /// Where its last game ends, and the line there.
+    end: Cursor,
+    results: Vec<R>,
+}
+
+impl<R> Segment<R> {
+    /// Parse and handle the games from `start` (a game boundary, or a cut believed to be one)
+    /// until the first game boundary at or past `end`.
+    fn parse(
+        text: &str,
+        start: Cursor,
+        end: usize,
+        handle: &(impl Fn(ParsedGame) -> R + Sync),
+    ) -> Segment<R> {
+        let mut at = start;
+        let mut results = Vec::new();
+        while at.offset < end {
+            let game = parse_game(&text[at.offset..]);
+            let range = TextRange::new(at.offset as u32, (at.offset + game.len as usize) as u32);
+            let first_line = at.line;
+            at = Cursor {
+                offset: range.end as usize,
+                line: at.line + count_line_breaks(&text[range]),
+            };
+            results.push(handle(ParsedGame { game, range, first_line }));
         }
-        batch
+        Segment { start: start.offset, end: at, results }
+    }
+}
+
+fn count_line_breaks(text: &str) -> u32 {
+    memchr::memchr_iter(b'\n', text.as_bytes()).count() as u32
+}
+
+/// The cuts of `text` into segments: `0`, the starts of tag lines after a blank line about
+/// every segment length, and the length of the text.
+fn cut_points(text: &str, workers: usize) -> Vec<usize> {
+    let bytes = text.as_bytes();
+    let target = (text.len() / (workers * SEGMENTS_PER_WINDOW).max(1))
+        .clamp(MIN_SEGMENT_BYTES, SEGMENT_BYTES);
+    let mut cuts = vec![0];
+    let mut at = target;
+    while at < bytes.len() {
+        let Some(cut) = tag_line_after_blank_line(bytes, at) else { break };
+        cuts.push(cut);
+        at = cut + target;
+    }
+    cuts.push(text.len());
+    cuts
+}
+
+/// The start of the first line at or after `from` that starts a tag pair and follows a blank
+/// line: where a game most likely starts.
+fn tag_line_after_blank_line(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut at = from;
+    loop {
+        let line = at + memchr::memmem::find(&bytes[at..], b"\n[")? + 1;
+        let blank_before = matches!(bytes[..line - 1], [.., b'\n'] | [.., b'\n', b'\r']);
+        if blank_before && is_tag_line(&bytes[line..]) {
+            return Some(line);
+        }
+        at = line;
     }
 }
 
@@ -111,5 +210,37 @@ mod tests {
             },
         );
         assert_eq!((result, calls), (Err("closed"), 1));
+    }
+
+    /// Games, lines and order as a parse of the whole text gives them, also where segments are
+    /// cut inside a game (a blank line in a tag section) or a game spans several segments.
+    #[test]
+    fn segments_give_the_games_of_the_whole_text() {
+        let mut text = String::new();
+        for i in 0..3000 {
+            match i % 3 {
+                0 => text += &format!("[Event \"{i}\"]\n\n[Site \"s\"]\n\n1. e4 e5 *\n\n"),
+                1 => text += &format!("[Event \"{i}\"]\n1. d4 {{ {} }} *\n\n", "x".repeat(i)),
+                _ => text += "1. c4 *\n",
+            }
+        }
+        let mut expected = Vec::new();
+        let mut line = 0u32;
+        for (start, game) in crate::syntax::parse_games(&text) {
+            let range = TextRange::new(start, start + game.len);
+            expected.push((range, line));
+            line += count_line_breaks(&text.as_str()[range]);
+        }
+        let mut seen = Vec::new();
+        let done = for_each_batch(
+            &text,
+            |g| (g.range, g.first_line),
+            |results, _| {
+                seen.extend(results);
+                Ok::<(), ()>(())
+            },
+        );
+        assert_eq!(done, Ok(()));
+        assert_eq!(seen, expected);
     }
 }

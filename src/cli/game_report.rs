@@ -21,22 +21,19 @@ impl Filter {
 }
 
 /// The diagnostics of `game` (whose text is `src`) that pass `filter`, sorted by position;
-/// `extra` is a file-level diagnostic already made relative to this game.
+/// `extra` is a file-level diagnostic already made relative to this game. The game's own
+/// (syntax) diagnostics are moved out, not copied.
 pub fn game_diagnostics(
-    game: &Game,
+    mut game: Game,
     src: &str,
     extra: Option<Diagnostic>,
     filter: &Filter,
 ) -> Vec<Diagnostic> {
-    let analysis = chess::analyze(game, src);
-    let mut diagnostics: Vec<Diagnostic> = game
-        .diagnostics
-        .iter()
-        .cloned()
-        .chain(analysis.diagnostics)
-        .chain(extra)
-        .filter(|d| filter.keeps(d))
-        .collect();
+    let analysis = chess::analyze(&game, src);
+    let mut diagnostics = std::mem::take(&mut game.diagnostics);
+    diagnostics.extend(analysis.diagnostics);
+    diagnostics.extend(extra);
+    diagnostics.retain(|d| filter.keeps(d));
     diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
     diagnostics
 }
@@ -54,7 +51,7 @@ mod tests {
 
     fn codes(src: &str, filter: &Filter) -> Vec<&'static str> {
         let game = parse_game(src);
-        game_diagnostics(&game, src, None, filter).iter().map(|d| d.code.as_str()).collect()
+        game_diagnostics(game, src, None, filter).iter().map(|d| d.code.as_str()).collect()
     }
 
     #[test]

@@ -88,6 +88,10 @@ codes! {
 /// a 100 MB token never makes a 100 MB message.
 pub fn excerpt(text: &str) -> std::borrow::Cow<'_, str> {
     const MAX: usize = 40;
+    if text.len() <= MAX {
+        // No more characters than bytes.
+        return std::borrow::Cow::Borrowed(text);
+    }
     match text.char_indices().nth(MAX) {
         None => std::borrow::Cow::Borrowed(text),
         Some((cut, _)) => std::borrow::Cow::Owned(format!("{}…", &text[..cut])),

@@ -15,8 +15,17 @@ use crate::text::TextRange;
 /// ASCII whitespace (space, tab, line breaks, vertical tab, form feed) is skipped inside the
 /// lexer: it is what lies between tokens, so tokens and the gaps between them still give back
 /// every byte.
+///
+/// Speed: skipping costs logos a return to its start state, as much as a token, and most
+/// tokens of a PGN file are followed by one space or one line break. So the patterns of the
+/// commonest tokens (symbols, move numbers, results, tag pairs) match that one blank too
+/// (`(?&blank)`), and [`next_token`] gives it back to the gap: the tokens callers see never end
+/// with it. The blank is matched after the whole token, so which token matches is unchanged:
+/// none of these tokens holds a blank, and the overlapping ones (`1-0` is a symbol and a result)
+/// all take it.
 #[derive(Logos, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[logos(skip r"[ \t\r\n\x0B\x0C]+")]
+#[logos(subpattern blank = r"[ \n]?")]
 #[repr(u8)]
 pub enum TokenKind {
     /// The Unicode spaces real files contain (NBSP, BOM, ...): whitespace too, but worth
@@ -25,6 +34,13 @@ pub enum TokenKind {
     Whitespace,
     #[token("[")]
     LBracket,
+    /// A whole tag pair written plainly: `[Name "value"]`, a name of letters, digits and `_`
+    /// that starts with a letter or a digit, one space, and a value without quotes, backslashes
+    /// or line breaks. It is exactly the `[`, symbol, string and `]` tokens the same text also
+    /// makes, lexed as one token because such pairs are most of a tag section; the parser reads
+    /// it as those four where it is no tag pair (in the movetext).
+    #[regex(r#"\[[A-Za-z0-9][A-Za-z0-9_]* "[^"\\\r\n]*"\](?&blank)"#)]
+    TagPair,
     #[token("]")]
     RBracket,
     #[token("(")]
@@ -54,17 +70,17 @@ pub enum TokenKind {
     #[regex(r"\$[0-9]+")]
     Nag,
     /// An integer with its periods: `12.`, `12...` (§8.2.2).
-    #[regex(r"[0-9]+\.+")]
+    #[regex(r"[0-9]+\.+(?&blank)")]
     MoveNumber,
     /// Periods on their own, as in `1. ... e5`.
     #[regex(r"\.+")]
     Dots,
     /// The four termination markers (§8.2.6), and the import forms `1/2` and `½-½`.
-    #[regex(r"1-0|0-1|1/2-1/2|1/2|½-½|\*", priority = 20)]
+    #[regex(r"(1-0|0-1|1/2-1/2|1/2|½-½|\*)(?&blank)", priority = 20)]
     Result,
     /// A symbol (§7): SAN moves, tag names, integers; also figurines, `@` drops and dash
     /// look-alikes in castling (`O–O`), which the chess layer reads leniently.
-    #[regex(r"[A-Za-z0-9@♔♕♖♗♘♙♚♛♜♝♞♟][A-Za-z0-9_+#=:\-@♔♕♖♗♘♙♚♛♜♝♞♟–—‐‑‒−]*")]
+    #[regex(r"[A-Za-z0-9@♔♕♖♗♘♙♚♛♜♝♞♟][A-Za-z0-9_+#=:\-@♔♕♖♗♘♙♚♛♜♝♞♟–—‐‑‒−]*(?&blank)")]
     Symbol,
     /// `--`, the null move of ChessBase and others.
     #[token("--")]
@@ -214,7 +230,16 @@ pub(crate) fn next_token(inner: &mut logos::Lexer<'_, TokenKind>) -> Token {
         Some(result) => {
             let span = inner.span();
             let kind = result.unwrap_or(TokenKind::Unknown);
-            Token { kind, range: TextRange::new(span.start as u32, span.end as u32) }
+            let mut end = span.end;
+            // The blank some tokens take after them belongs to the gap (see `TokenKind`).
+            if matches!(
+                kind,
+                TokenKind::Symbol | TokenKind::MoveNumber | TokenKind::Result | TokenKind::TagPair
+            ) && matches!(inner.source().as_bytes()[end - 1], b' ' | b'\n')
+            {
+                end -= 1;
+            }
+            Token { kind, range: TextRange::new(span.start as u32, end as u32) }
         }
     }
 }
@@ -284,7 +309,7 @@ mod tests {
         let text = "1. e4 {oops\n2. Nf3\n[Event \"x\"]\n";
         let toks = kinds(text);
         assert!(toks.contains(&(Comment, "{oops\n2. Nf3")));
-        assert!(toks.contains(&(LBracket, "[")));
+        assert!(toks.contains(&(TagPair, "[Event \"x\"]")));
     }
 
     #[test]
@@ -310,6 +335,25 @@ mod tests {
                 (Symbol, "e5")
             ]
         );
+    }
+
+    #[test]
+    fn plain_tag_pairs_are_one_token_and_others_their_parts() {
+        assert_eq!(kinds("[White \"Carlsen, M.\"]\n"), vec![(TagPair, "[White \"Carlsen, M.\"]")]);
+        assert_eq!(kinds("[Site_2 \"\"]"), vec![(TagPair, "[Site_2 \"\"]")]);
+        for text in ["[Event  \"x\"]", "[Event \"a\\\"b\"]", "[_x \"v\"]", "[Event \"x\" ]"] {
+            assert!(kinds(text).iter().all(|&(kind, _)| kind != TagPair), "{text}");
+            assert_eq!(kinds(text)[0], (LBracket, "["), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_blank_after_a_token_is_not_part_of_it() {
+        let text = "[Event \"x\"]\n\n1. e4 e5\n2.\nNf3 1-0 \n";
+        let tokens: Vec<&str> = lex(text).map(|t| &text[t.range]).collect();
+        assert_eq!(tokens, ["[Event \"x\"]", "1.", "e4", "e5", "2.", "Nf3", "1-0"]);
+        // A result is still a result, with or without a blank after it.
+        assert_eq!(kinds("1-0 0-1\n*"), vec![(Result, "1-0"), (Result, "0-1"), (Result, "*")]);
     }
 
     #[test]

@@ -53,6 +53,10 @@ struct Parser<'a> {
     lexer: logos::Lexer<'a, TokenKind>,
     /// The token under the cursor (`Eof` at the end).
     tok: Token,
+    /// Tokens that come before the lexer's next one: the parts of a tag-pair token read as its
+    /// parts, last first (`queued[..queued_len]`).
+    queued: [Token; 3],
+    queued_len: usize,
     game: Game,
     /// Where the last token that is not whitespace ends.
     last_significant_end: u32,
@@ -87,6 +91,8 @@ impl<'a> Parser<'a> {
             src,
             lexer,
             tok,
+            queued: [tok; 3],
+            queued_len: 0,
             game: Game {
                 // Most games have a few hundred nodes; avoid regrowing from nothing.
                 nodes: Vec::with_capacity((src.len() / 6).min(256)),
@@ -111,8 +117,28 @@ impl<'a> Parser<'a> {
         if t.kind != TokenKind::Whitespace {
             self.last_significant_end = t.range.end;
         }
-        self.tok = next_token(&mut self.lexer);
+        self.tok = if self.queued_len > 0 {
+            self.queued_len -= 1;
+            self.queued[self.queued_len]
+        } else {
+            next_token(&mut self.lexer)
+        };
         t
+    }
+
+    /// Read the tag-pair token under the cursor as the tokens it is made of: `[`, the name, the
+    /// value and `]`.
+    fn split_tag_pair(&mut self) {
+        let parts = PlainTagPair::of(self.tok.range, self.src);
+        let r = self.tok.range;
+        let token = |kind, range| Token { kind, range };
+        self.tok = token(TokenKind::LBracket, TextRange::new(r.start, r.start + 1));
+        self.queued = [
+            token(TokenKind::RBracket, TextRange::new(r.end - 1, r.end)),
+            token(TokenKind::String, parts.value),
+            token(TokenKind::Symbol, parts.name),
+        ];
+        self.queued_len = 3;
     }
 
     fn text(&self, r: TextRange) -> &'a str {
@@ -147,7 +173,7 @@ impl<'a> Parser<'a> {
                     self.bump();
                     Step::Continue
                 }
-                TokenKind::LBracket => self.on_bracket(self.tok),
+                TokenKind::LBracket | TokenKind::TagPair => self.on_bracket(self.tok),
                 TokenKind::Comment | TokenKind::LineComment | TokenKind::Escape
                     if !self.in_movetext =>
                 {
@@ -182,9 +208,10 @@ impl<'a> Parser<'a> {
     }
 
     fn on_bracket(&mut self, tok: Token) -> Step {
-        let tag_line = self
-            .line_start_before(tok)
-            .is_some_and(|s| is_tag_line(&self.src.as_bytes()[s as usize..]));
+        // A tag-pair token starts a tag pair by its shape.
+        let tag_line = self.line_start_before(tok).is_some_and(|s| {
+            tok.kind == TokenKind::TagPair || is_tag_line(&self.src.as_bytes()[s as usize..])
+        });
         if tag_line {
             if self.in_movetext || self.result_line_end.is_some() {
                 return Step::EndAt(self.boundary_before(tok));
@@ -209,7 +236,8 @@ impl<'a> Parser<'a> {
         if !blank_line {
             return false;
         }
-        let rest = &self.src[tok.range.end as usize..];
+        // After the `[` (the token may be a whole tag pair).
+        let rest = &self.src[tok.range.start as usize + 1..];
         let rest = rest.trim_start_matches([' ', '\t']);
         let name_len = rest.bytes().take_while(|c| c.is_ascii_alphanumeric() || *c == b'_').count();
         let name = &rest[..name_len];
@@ -233,6 +261,18 @@ impl<'a> Parser<'a> {
     /// A tag pair from its `[` (§8.1). Tolerates a name of several symbols, a missing value,
     /// a missing `]`, extra text; never runs into the next tag line or the movetext.
     fn tag_pair(&mut self) {
+        if self.tok.kind == TokenKind::TagPair {
+            // The same tag pair the loop below makes of its four tokens. Its name is valid, its
+            // value a closed string without quotes inside, its `]` there: of the checks of
+            // `check_tag`, only two can find anything.
+            let range = self.bump().range;
+            let parts = PlainTagPair::of(range, self.src);
+            let tag = Tag { range, name: parts.name, value: Some(parts.value) };
+            self.check_duplicate_tag(&tag);
+            self.check_string_length(parts.value);
+            self.game.tags.push(tag);
+            return;
+        }
         let open = self.bump();
         let mut name: Option<TextRange> = None;
         let mut values: Vec<TextRange> = Vec::new();
@@ -282,8 +322,26 @@ impl<'a> Parser<'a> {
             value: values.first().copied(),
         };
         self.check_tag(&tag, &values, extra, close.is_some());
-        self.first_tags.entry(tag.name(self.src)).or_insert(tag.range);
         self.game.tags.push(tag);
+    }
+
+    /// A tag whose name an earlier tag of the game has (`tag` has a valid name); remembers the
+    /// first tag of each name.
+    fn check_duplicate_tag(&mut self, tag: &Tag) {
+        let name = tag.name(self.src);
+        let Some(&first) = self.first_tags.get(name) else {
+            self.first_tags.insert(name, tag.range);
+            return;
+        };
+        let shown = excerpt(name);
+        self.push(
+            Diagnostic::new(
+                Code::DuplicateTag,
+                tag.range,
+                format!("the tag {shown} appears twice in this game"),
+            )
+            .with_related(first, format!("first {shown} tag")),
+        );
     }
 
     fn check_tag(
@@ -307,15 +365,8 @@ impl<'a> Parser<'a> {
                 tag.name,
                 format!("tag name \"{shown}\" may contain only letters, digits and _"),
             );
-        } else if let Some(&first) = self.first_tags.get(name) {
-            self.push(
-                Diagnostic::new(
-                    Code::DuplicateTag,
-                    tag.range,
-                    format!("the tag {shown} appears twice in this game"),
-                )
-                .with_related(first, format!("first {shown} tag")),
-            );
+        } else {
+            self.check_duplicate_tag(tag);
         }
         match values {
             [] => self.error(
@@ -358,13 +409,15 @@ impl<'a> Parser<'a> {
         let closed = is_closed_string(raw);
         let inner = &raw[1..if closed { raw.len() - 1 } else { raw.len() }];
         let mut stray_quote = false;
-        let mut escaped = false;
-        for b in inner.bytes() {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => stray_quote = true,
-                _ => {}
+        if memchr::memchr2(b'\\', b'"', inner.as_bytes()).is_some() {
+            let mut escaped = false;
+            for b in inner.bytes() {
+                match b {
+                    _ if escaped => escaped = false,
+                    b'\\' => escaped = true,
+                    b'"' => stray_quote = true,
+                    _ => {}
+                }
             }
         }
         if !closed {
@@ -384,6 +437,14 @@ impl<'a> Parser<'a> {
                 .with_fix("Escape the quotes", vec![TextEdit::new(r, escaped)]),
             );
         }
+        self.check_string_length(r);
+    }
+
+    /// A string token (quotes included, the closing one perhaps missing) longer than the
+    /// import format allows (§7).
+    fn check_string_length(&mut self, r: TextRange) {
+        let raw = self.text(r);
+        let inner = &raw[1..if is_closed_string(raw) { raw.len() - 1 } else { raw.len() }];
         if inner.len() > IMPORT_LIMIT {
             let chars = inner.chars().count();
             if chars > IMPORT_LIMIT {
@@ -412,7 +473,29 @@ impl<'a> Parser<'a> {
         self.game.nodes.push(Node { kind, range });
     }
 
+    /// A token of the movetext. Moves and move numbers before the termination marker, nearly
+    /// every token of a file, take a short way, inlined into the parser's loop; the others
+    /// [`Parser::on_movetext_token`], kept out of line so that the loop stays small.
+    #[inline(always)]
     fn on_movetext(&mut self, tok: Token) -> Step {
+        if self.result_line_end.is_none()
+            && matches!(tok.kind, TokenKind::Symbol | TokenKind::MoveNumber)
+        {
+            self.in_movetext = true;
+            let t = self.bump();
+            self.symbol_or_number(t);
+            return Step::Continue;
+        }
+        self.on_movetext_token(tok)
+    }
+
+    #[inline(never)]
+    fn on_movetext_token(&mut self, tok: Token) -> Step {
+        if tok.kind == TokenKind::TagPair {
+            // No tag pair belongs here: its parts are read one by one, from the `[`.
+            self.split_tag_pair();
+            return self.on_movetext(self.tok);
+        }
         if let Some(line_end) = self.result_line_end {
             let comment =
                 matches!(tok.kind, TokenKind::Comment | TokenKind::LineComment | TokenKind::Escape);
@@ -435,21 +518,8 @@ impl<'a> Parser<'a> {
         let t = self.bump();
         let text = self.text(t.range);
         match t.kind {
-            TokenKind::Symbol if text.bytes().all(|c| c.is_ascii_digit()) => self.move_number(t),
-            TokenKind::MoveNumber => self.move_number(t),
+            TokenKind::Symbol | TokenKind::MoveNumber => self.symbol_or_number(t),
             TokenKind::Dots => self.push_node(NodeKind::MoveNumber, t.range),
-            TokenKind::Symbol => {
-                let kind = match text {
-                    "Z0" => NodeKind::NullMove,
-                    "N" | "TN" | "RR" => NodeKind::Glyph,
-                    "ep" => NodeKind::EnPassantMark,
-                    _ => NodeKind::Move,
-                };
-                if matches!(kind, NodeKind::Move | NodeKind::NullMove) {
-                    self.count_move();
-                }
-                self.push_node(kind, t.range);
-            }
             TokenKind::NullMove => {
                 self.count_move();
                 self.push_node(NodeKind::NullMove, t.range);
@@ -550,11 +620,31 @@ impl<'a> Parser<'a> {
                 let msg = format!("unexpected \"{}\"", self.quoted(t.range));
                 self.unexpected(t, &msg)
             }
-            TokenKind::Whitespace | TokenKind::Eof => {
-                unreachable!("whitespace and the end are handled by the caller")
+            TokenKind::Whitespace | TokenKind::Eof | TokenKind::TagPair => {
+                unreachable!("whitespace, the end and tag-pair tokens are handled before")
             }
         }
         Step::Continue
+    }
+
+    /// A symbol or a move number just consumed: a move number (digits, with periods or not), a
+    /// null move `Z0`, a glyph written as letters, `ep`, or a move.
+    #[inline(always)]
+    fn symbol_or_number(&mut self, t: Token) {
+        let text = &self.src.as_bytes()[t.range.start as usize..t.range.end as usize];
+        if t.kind == TokenKind::MoveNumber || text.iter().all(u8::is_ascii_digit) {
+            return self.move_number(t);
+        }
+        let kind = match text {
+            b"Z0" => NodeKind::NullMove,
+            b"N" | b"TN" | b"RR" => NodeKind::Glyph,
+            b"ep" => NodeKind::EnPassantMark,
+            _ => NodeKind::Move,
+        };
+        if matches!(kind, NodeKind::Move | NodeKind::NullMove) {
+            self.count_move();
+        }
+        self.push_node(kind, t.range);
     }
 
     fn unexpected(&mut self, t: Token, message: &str) {
@@ -703,6 +793,24 @@ impl<'a> Parser<'a> {
                     "line of {chars} characters; the import format allows {IMPORT_LIMIT}{others}"
                 ),
             );
+        }
+    }
+}
+
+/// The name and the value (with its quotes) of a tag-pair token `[Name "value"]`.
+struct PlainTagPair {
+    name: TextRange,
+    value: TextRange,
+}
+
+impl PlainTagPair {
+    fn of(range: TextRange, src: &str) -> PlainTagPair {
+        // The first space ends the name (the value may hold more).
+        let text = &src.as_bytes()[range.start as usize..range.end as usize];
+        let space = range.start + memchr::memchr(b' ', text).expect("a tag-pair token") as u32;
+        PlainTagPair {
+            name: TextRange::new(range.start + 1, space),
+            value: TextRange::new(space + 1, range.end - 1),
         }
     }
 }
