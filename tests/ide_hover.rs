@@ -1,22 +1,10 @@
 //! Hover fixtures: each `<|>` in a PGN file under `fixtures/ide/hover` is a cursor; the
 //! snapshot holds the hover at every cursor (the token it covers and its Markdown).
 
+mod common;
+
+use common::cursors;
 use pgn_lsp::ide::{DocumentAnalysis, hover};
-
-const CURSOR: &str = "<|>";
-
-/// The text without its cursor markers, and the byte offset of each cursor in it.
-fn cursors(marked: &str) -> (String, Vec<u32>) {
-    let mut text = String::new();
-    let mut offsets = Vec::new();
-    for (i, piece) in marked.split(CURSOR).enumerate() {
-        if i > 0 {
-            offsets.push(text.len() as u32);
-        }
-        text.push_str(piece);
-    }
-    (text, offsets)
-}
 
 fn check(marked: &str) -> String {
     let (text, offsets) = cursors(marked);

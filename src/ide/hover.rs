@@ -14,6 +14,7 @@ use super::analysis::DocumentAnalysis;
 use super::board::position_markdown;
 use super::nags::{NagMeaning, nag_meaning, symbol_meaning, symbol_nag};
 use super::tags::{in_seven_tag_roster, tag_doc};
+use super::walk::node_at;
 use crate::chess::{self, Position, color_name};
 use crate::syntax::suffix_nag;
 use crate::syntax::{Game, NodeKind, TextSource, parse_game_at};
@@ -60,15 +61,6 @@ fn hover_in_game(game: &Game, src: &str, offset: u32) -> Option<Hover> {
         _ => return None,
     };
     Some(Hover { range: node.range, markdown })
-}
-
-/// The node under the cursor: the one containing `offset`, else the one ending there.
-fn node_at(game: &Game, offset: u32) -> Option<usize> {
-    let nodes = &game.nodes;
-    nodes
-        .iter()
-        .position(|n| n.range.contains(offset))
-        .or_else(|| nodes.iter().position(|n| !n.range.is_empty() && n.range.end == offset))
 }
 
 /// What a replay says about one move.

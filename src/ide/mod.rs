@@ -1,5 +1,6 @@
 //! Editor features as plain data over a document snapshot (no LSP types): the per-document
-//! analysis kept up to date edit by edit, diagnostics, hover, formatting edits and quick fixes.
+//! analysis kept up to date edit by edit, diagnostics, hover, formatting edits and quick fixes,
+//! and the outline features: symbols, folding, semantic tokens, inlay hints, selection ranges.
 
 mod analysis;
 mod board;
@@ -10,7 +11,20 @@ mod hover;
 mod nags;
 mod tags;
 
+mod commands;
+mod folding;
+mod inlay_hints;
+mod selection;
+mod semantic_tokens;
+mod symbols;
+mod walk;
+
 pub use analysis::{DocumentAnalysis, GameAnalysis, SelectedDiagnostics, SelectedGame};
 pub use code_actions::{QuickFix, quick_fixes};
+pub use folding::{Fold, FoldKind, folding_ranges};
 pub use formatting::{Cancelled, format_edits};
 pub use hover::{Hover, hover};
+pub use inlay_hints::{InlayHint, inlay_hints};
+pub use selection::selection_ranges;
+pub use semantic_tokens::{SemanticToken, TokenModifiers, TokenType, semantic_tokens};
+pub use symbols::{FoundGame, Symbol, SymbolRole, document_symbols, workspace_symbols};

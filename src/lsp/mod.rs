@@ -6,6 +6,7 @@ mod convert;
 mod documents;
 mod exit;
 mod framing;
+mod outline;
 mod publisher;
 mod server;
 mod settings;

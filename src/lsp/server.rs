@@ -12,6 +12,7 @@ use tower_lsp::{Client, LanguageServer};
 
 use super::convert::{encoding_kind, negotiate_encoding};
 use super::documents::{Documents, Snapshot};
+use super::outline;
 use super::publisher::{Publisher, Sources};
 use super::settings::Settings;
 use crate::ide::{self, guard};
@@ -99,6 +100,23 @@ impl Server {
         };
         guard::catch(what, || f(&doc)).map_err(|_| Error::internal_error())
     }
+
+    /// [`Server::read`] on the blocking pool, for work over a whole document (which may be
+    /// 100 MB).
+    async fn read_blocking<T: Send + 'static>(
+        &self,
+        uri: &Url,
+        what: &'static str,
+        f: impl FnOnce(&Snapshot) -> Option<T> + Send + 'static,
+    ) -> Result<Option<T>> {
+        let Some(doc) = self.documents.snapshot(uri) else {
+            return Ok(None);
+        };
+        match tokio::task::spawn_blocking(move || guard::catch(what, || f(&doc))).await {
+            Ok(Ok(result)) => Ok(result),
+            Ok(Err(_)) | Err(_) => Err(Error::internal_error()),
+        }
+    }
 }
 
 /// Sets its flag when dropped: when tower-lsp drops a cancelled request's future, the work it
@@ -144,6 +162,19 @@ impl LanguageServer for Server {
                 code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
                 ..CodeActionOptions::default()
             })),
+            document_symbol_provider: Some(OneOf::Left(true)),
+            workspace_symbol_provider: Some(OneOf::Left(true)),
+            folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
+            semantic_tokens_provider: Some(
+                SemanticTokensServerCapabilities::SemanticTokensOptions(SemanticTokensOptions {
+                    legend: outline::semantic_tokens_legend(),
+                    range: Some(true),
+                    full: Some(SemanticTokensFullOptions::Bool(true)),
+                    ..SemanticTokensOptions::default()
+                }),
+            ),
+            inlay_hint_provider: Some(OneOf::Left(true)),
+            selection_range_provider: Some(SelectionRangeProviderCapability::Simple(true)),
             ..ServerCapabilities::default()
         };
         Ok(InitializeResult {
@@ -246,6 +277,114 @@ impl LanguageServer for Server {
                 })
                 .collect();
             Some(actions)
+        })
+    }
+
+    async fn document_symbol(
+        &self,
+        params: DocumentSymbolParams,
+    ) -> Result<Option<DocumentSymbolResponse>> {
+        let encoding = self.encoding();
+        self.read_blocking(&params.text_document.uri, "document symbols", move |doc| {
+            let positions = doc.positions(encoding);
+            let symbols = ide::document_symbols(&doc.analysis, &doc.rope);
+            let symbols = symbols.iter().map(|s| outline::document_symbol(&positions, s));
+            Some(DocumentSymbolResponse::Nested(symbols.collect()))
+        })
+        .await
+    }
+
+    async fn symbol(
+        &self,
+        params: WorkspaceSymbolParams,
+    ) -> Result<Option<Vec<SymbolInformation>>> {
+        let encoding = self.encoding();
+        let documents: Vec<(Url, Snapshot)> = self
+            .documents
+            .uris()
+            .into_iter()
+            .filter_map(|uri| Some((uri.clone(), self.documents.snapshot(&uri)?)))
+            .collect();
+        let work = tokio::task::spawn_blocking(move || {
+            guard::catch("workspace symbols", || {
+                let sources = documents.iter().enumerate().map(|(i, (_, doc))| {
+                    (i, &doc.analysis, &doc.rope as &dyn crate::syntax::TextSource)
+                });
+                let limit = outline::WORKSPACE_SYMBOL_LIMIT;
+                let found = ide::workspace_symbols(sources, &params.query, limit);
+                found
+                    .iter()
+                    .map(|game| {
+                        let (uri, doc) = &documents[game.document];
+                        outline::workspace_symbol(uri, doc, encoding, game)
+                    })
+                    .collect()
+            })
+        });
+        match work.await {
+            Ok(Ok(symbols)) => Ok(Some(symbols)),
+            Ok(Err(_)) | Err(_) => Err(Error::internal_error()),
+        }
+    }
+
+    async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
+        let encoding = self.encoding();
+        self.read_blocking(&params.text_document.uri, "folding ranges", move |doc| {
+            let positions = doc.positions(encoding);
+            let folds = ide::folding_ranges(&doc.analysis, &doc.rope);
+            Some(folds.iter().map(|f| outline::folding_range(&positions, f)).collect())
+        })
+        .await
+    }
+
+    async fn semantic_tokens_full(
+        &self,
+        params: SemanticTokensParams,
+    ) -> Result<Option<SemanticTokensResult>> {
+        let encoding = self.encoding();
+        self.read_blocking(&params.text_document.uri, "semantic tokens", move |doc| {
+            let tokens = outline::semantic_tokens(doc, encoding, None);
+            Some(SemanticTokensResult::Tokens(tokens))
+        })
+        .await
+    }
+
+    async fn semantic_tokens_range(
+        &self,
+        params: SemanticTokensRangeParams,
+    ) -> Result<Option<SemanticTokensRangeResult>> {
+        let encoding = self.encoding();
+        self.read(&params.text_document.uri, "semantic tokens", |doc| {
+            let tokens = outline::semantic_tokens(doc, encoding, Some(params.range));
+            Some(SemanticTokensRangeResult::Tokens(tokens))
+        })
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        let encoding = self.encoding();
+        self.read(&params.text_document.uri, "inlay hints", |doc| {
+            let positions = doc.positions(encoding);
+            let range = positions.text_range(params.range);
+            let hints = ide::inlay_hints(&doc.analysis, &doc.rope, range);
+            Some(hints.iter().map(|h| outline::inlay_hint(&positions, h)).collect())
+        })
+    }
+
+    async fn selection_range(
+        &self,
+        params: SelectionRangeParams,
+    ) -> Result<Option<Vec<SelectionRange>>> {
+        let encoding = self.encoding();
+        self.read(&params.text_document.uri, "selection ranges", |doc| {
+            let positions = doc.positions(encoding);
+            let offsets: Vec<u32> =
+                params.positions.iter().map(|&p| positions.offset(p) as u32).collect();
+            let ranges = ide::selection_ranges(&doc.analysis, &doc.rope, &offsets);
+            let chains = ranges.iter().zip(&params.positions).map(|(ranges, &at)| {
+                outline::selection_range(&positions, ranges)
+                    .unwrap_or(SelectionRange { range: Range::new(at, at), parent: None })
+            });
+            Some(chains.collect())
         })
     }
 }

@@ -21,6 +21,15 @@ impl PositionEncoding {
             PositionEncoding::Utf32 => 1,
         }
     }
+
+    /// The length of `text` in this encoding's units.
+    pub fn units(self, text: &str) -> u32 {
+        match self {
+            PositionEncoding::Utf8 => text.len() as u32,
+            _ if text.is_ascii() => text.len() as u32,
+            _ => text.chars().map(|c| self.width(c)).sum(),
+        }
+    }
 }
 
 /// A zero-based line and column.
@@ -66,7 +75,7 @@ impl LineIndex {
         while !text.is_char_boundary(end) {
             end -= 1;
         }
-        let col = text[start..end].chars().map(|c| encoding.width(c)).sum();
+        let col = encoding.units(&text[start..end]);
         LineCol { line: line as u32, col }
     }
 

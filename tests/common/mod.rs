@@ -1,5 +1,7 @@
 //! Helpers shared by several test files.
 
+#![allow(dead_code)] // Each test crate that includes this module uses a different part of it.
+
 use pgn_lsp::chess;
 use pgn_lsp::syntax::{Diagnostic, parse_games};
 
@@ -13,4 +15,20 @@ pub fn diagnostics(text: &str) -> Vec<Diagnostic> {
     }
     out.sort_by_key(|d| (d.range.start, d.range.end));
     out
+}
+
+/// The cursor marker of fixtures with cursors.
+pub const CURSOR: &str = "<|>";
+
+/// The text without its cursor markers, and the byte offset of each cursor in it.
+pub fn cursors(marked: &str) -> (String, Vec<u32>) {
+    let mut text = String::new();
+    let mut offsets = Vec::new();
+    for (i, piece) in marked.split(CURSOR).enumerate() {
+        if i > 0 {
+            offsets.push(text.len() as u32);
+        }
+        text.push_str(piece);
+    }
+    (text, offsets)
 }
