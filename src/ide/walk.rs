@@ -1,6 +1,6 @@
-//! Walks shared by the outline features (symbols, folding, semantic tokens, inlay hints,
-//! selection ranges): the games of a document parsed one at a time, and the variation depth of
-//! every movetext node.
+//! Walks shared by the editor features (symbols, folding, semantic tokens, inlay hints,
+//! selection ranges, hover): the games of a document parsed one at a time, the variation depth
+//! of every movetext node, the node under a cursor, and the ranges of a game's parts.
 //!
 //! Whole-document features visit every game of a document that may be 100 MB: the text is read
 //! in blocks of whole games (a rope is never made one string), every game is parsed once, from
