@@ -3,14 +3,18 @@
 
 mod analysis;
 mod board;
+mod board_svg;
 mod code_actions;
 mod formatting;
 pub mod guard;
 mod hover;
+mod moves;
 mod nags;
+mod position;
 mod tags;
 
 pub use analysis::{DocumentAnalysis, GameAnalysis, SelectedDiagnostics, SelectedGame};
 pub use code_actions::{QuickFix, quick_fixes};
 pub use formatting::{Cancelled, format_edits};
 pub use hover::{Hover, hover};
+pub use position::{BoardPosition, ShownMove, Status, board_position};
