@@ -2,7 +2,8 @@
 //! `tokio::io::duplex`):
 //! settings from `initializationOptions` and `didChangeConfiguration` (formatting, the
 //! diagnostics limit), range formatting,
-//! closing a document, Markdown hovers, `shutdown` with `"params": null`.
+//! closing a document, Markdown hovers, `shutdown` with `"params": null`, the live board's
+//! `pgn/position` request.
 
 mod lsp_client;
 
@@ -181,4 +182,53 @@ fn shutdown_with_null_params_is_answered() {
         json!({ "textDocument": { "uri": URI }, "position": { "line": 0, "character": 0 } }),
     );
     assert_eq!(client.response(id)["error"]["code"], -32600);
+}
+
+#[test]
+fn the_live_board_request_answers_with_the_position_at_the_cursor() {
+    let text = "[Event \"♘ 𝄞\"]\n\n1. e4 {é} e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+    let mut client = start(Value::Null);
+    client.open(URI, text);
+    let board = |client: &mut Client, offset: usize, orientation: Value| {
+        let at = position(text, offset, "utf-16");
+        client.call(
+            "pgn/position",
+            json!({ "textDocument": { "uri": URI }, "position": at, "orientation": orientation }),
+        )
+    };
+    let mate = text.find("Qxf7#").unwrap();
+    let after_mate = board(&mut client, mate + 2, Value::Null);
+    assert_eq!(
+        after_mate["fen"],
+        "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4"
+    );
+    assert_eq!(after_mate["sideToMove"], "black");
+    assert_eq!(after_mate["status"], "checkmate");
+    assert_eq!(after_mate["depth"], 0);
+    assert_eq!(after_mate["illegalMove"], Value::Null);
+    let last = &after_mate["lastMove"];
+    assert_eq!(last["label"], "4. Qxf7#");
+    assert_eq!((&last["from"], &last["to"]), (&json!("h5"), &json!("f7")));
+    let range = json!({ "start": position(text, mate, "utf-16"),
+                        "end": position(text, mate + 5, "utf-16") });
+    assert_eq!(last["range"], range);
+    assert!(after_mate["diagram"].as_str().unwrap().starts_with("8 r . b q k b . r\n"));
+    let svg = after_mate["svg"].as_str().unwrap();
+    assert!(svg.starts_with("<svg ") && svg.contains("<title>Position after 4. Qxf7#"), "{svg}");
+
+    // In the tag section: the start position. Seen from Black, a1 is the top right square.
+    let start_position = board(&mut client, 3, json!("black"));
+    assert_eq!(start_position["lastMove"], Value::Null);
+    assert_eq!(start_position["sideToMove"], "white");
+    let white_view = board(&mut client, 3, json!("white"))["svg"].clone();
+    assert_ne!(start_position["svg"], white_view);
+    // The multibyte comment before `e5` is counted in UTF-16 columns.
+    assert_eq!(board(&mut client, text.find("e5").unwrap(), Value::Null)["lastMove"]["san"], "e5");
+    // A document holding only a comment has no game.
+    let note = "file:///note.pgn";
+    client.open(note, "{nothing}");
+    let at = json!({ "line": 0, "character": 3 });
+    let nothing =
+        client.call("pgn/position", json!({ "textDocument": { "uri": note }, "position": at }));
+    assert_eq!(nothing, Value::Null);
 }

@@ -137,6 +137,16 @@ pub fn analyze(game: &Game, src: &str) -> Analysis {
 /// Replay the game, calling `visit` for every `Move`/`NullMove` node in text order, in every
 /// variation.
 pub fn replay(game: &Game, src: &str, visit: &mut dyn FnMut(&MoveVisit<'_>)) {
-    let start = start::start_position(game, src, &mut Vec::new());
-    run(&mut replay::Replayer::new(game, src, visit, true), start);
+    run(&mut replay::Replayer::new(game, src, visit, true), start_position(game, src));
+}
+
+/// The position after the side to move passes (a null move, `--`); `None` when it is in check.
+pub fn pass(pos: Position) -> Option<Position> {
+    replay::Rules::pass(pos)
+}
+
+/// The position the game starts from: the standard one, or its FEN tag's (§9.7.2) under the
+/// rules its Variant tag names; `None` when the game cannot be replayed (`analyze` says why).
+pub fn start_position(game: &Game, src: &str) -> Option<Position> {
+    start::start_position(game, src, &mut Vec::new())
 }

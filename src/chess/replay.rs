@@ -34,9 +34,22 @@ pub trait Rules: shakmaty::Position + Clone + ToVariant {
     }
 }
 
+/// A null move on a setup: the other side to move, no en passant, the clocks moved on as after
+/// a move (§16.1.3.5, §16.1.3.6).
+fn pass_setup(setup: &mut shakmaty::Setup) {
+    setup.halfmoves = setup.halfmoves.saturating_add(1);
+    if setup.turn == Color::Black {
+        setup.fullmoves = setup.fullmoves.saturating_add(1);
+    }
+    setup.swap_turn();
+}
+
 impl Rules for shakmaty::Chess {
     fn pass(self) -> Option<Self> {
-        self.swap_turn().ok()
+        let mode = self.castles().mode();
+        let mut setup = self.to_setup(shakmaty::EnPassantMode::Always);
+        pass_setup(&mut setup);
+        <Self as shakmaty::FromSetup>::from_setup(setup, mode).ok()
     }
 
     fn resolve_san(&self, san: San, in_check: bool) -> Result<Move, SanError> {
@@ -60,8 +73,7 @@ impl Rules for shakmaty::variant::VariantPosition {
         let variant = self.variant();
         let mode = self.castles().mode();
         let mut setup = self.to_setup(shakmaty::EnPassantMode::Legal);
-        setup.turn = !setup.turn;
-        setup.ep_square = None;
+        pass_setup(&mut setup);
         Self::from_setup(variant, setup, mode).ok()
     }
 }

@@ -7,11 +7,11 @@
 use std::fmt::Write;
 
 use shakmaty::fen::Fen;
-use shakmaty::san::SanPlus;
-use shakmaty::{Color, EnPassantMode, Move, Position as _};
+use shakmaty::{EnPassantMode, Position as _};
 
 use super::analysis::DocumentAnalysis;
 use super::board::position_markdown;
+use super::moves::{PlayedMove, replay_moves};
 use super::nags::{NagMeaning, nag_meaning, symbol_meaning, symbol_nag};
 use super::tags::{in_seven_tag_roster, tag_doc};
 use super::walk::node_at;
@@ -61,53 +61,6 @@ fn hover_in_game(game: &Game, src: &str, offset: u32) -> Option<Hover> {
         _ => return None,
     };
     Some(Hover { range: node.range, markdown })
-}
-
-/// What a replay says about one move.
-struct PlayedMove {
-    /// Index of the move node in `Game::nodes`.
-    node: usize,
-    fullmove: u32,
-    turn: Color,
-    depth: u32,
-    before: Option<Position>,
-    played: Option<(Move, SanPlus)>,
-}
-
-impl PlayedMove {
-    /// "12... Nxe4", with the SAN of the move when it is legal, else the move as written.
-    fn label(&self, written: &str) -> String {
-        let dots = if self.turn == Color::White { "." } else { "..." };
-        match &self.played {
-            Some((_, san)) => format!("{}{dots} {}", self.fullmove, chess::san_plus_text(*san)),
-            None => format!("{}{dots} {written}", self.fullmove),
-        }
-    }
-
-    fn after(&self) -> Option<Position> {
-        let (m, _) = self.played.as_ref()?;
-        let mut pos = self.before.clone()?;
-        pos.play_unchecked(*m);
-        Some(pos)
-    }
-}
-
-/// Replay the game and keep what it says about every move node `wanted` accepts.
-fn replay_moves(game: &Game, src: &str, wanted: impl Fn(usize, u32) -> bool) -> Vec<PlayedMove> {
-    let mut moves = Vec::new();
-    chess::replay(game, src, &mut |v| {
-        if wanted(v.node, v.depth) {
-            moves.push(PlayedMove {
-                node: v.node,
-                fullmove: v.fullmove,
-                turn: v.turn,
-                depth: v.depth,
-                before: v.before(),
-                played: v.played,
-            });
-        }
-    });
-    moves
 }
 
 fn move_markdown(game: &Game, src: &str, index: usize) -> String {

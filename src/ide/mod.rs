@@ -4,11 +4,14 @@
 
 mod analysis;
 mod board;
+mod board_svg;
 mod code_actions;
 mod formatting;
 pub mod guard;
 mod hover;
+mod moves;
 mod nags;
+mod position;
 mod tags;
 
 mod commands;
@@ -25,6 +28,7 @@ pub use folding::{Fold, FoldKind, folding_ranges};
 pub use formatting::{Cancelled, format_edits};
 pub use hover::{Hover, hover};
 pub use inlay_hints::{InlayHint, inlay_hints};
+pub use position::{BoardPosition, ShownMove, Status, board_position};
 pub use selection::selection_ranges;
 pub use semantic_tokens::{SemanticToken, TokenModifiers, TokenType, semantic_tokens};
 pub use symbols::{FoundGame, Symbol, SymbolRole, document_symbols, workspace_symbols};

@@ -2,6 +2,7 @@
 //! publishing, and the workarounds for tower-lsp 0.20 that DESIGN §6 lists. Logs go to stderr
 //! (level from `PGN_LSP_LOG`, default `warn`), never to stdout.
 
+mod board;
 mod convert;
 mod documents;
 mod exit;
@@ -51,7 +52,8 @@ where
     I: AsyncRead + Unpin + Send + 'static,
     O: AsyncWrite,
 {
-    let (service, socket) = LspService::new(Server::new);
+    let (service, socket) =
+        LspService::build(Server::new).custom_method(board::METHOD, Server::position).finish();
     let service = ServiceBuilder::new().layer(ExitLayer { shutdown }).service(service);
     tower_lsp::Server::new(framing::guarded(input), output, socket).serve(service).await;
 }

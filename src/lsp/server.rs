@@ -10,6 +10,7 @@ use tower_lsp::jsonrpc::{Error, Result};
 use tower_lsp::lsp_types::*;
 use tower_lsp::{Client, LanguageServer};
 
+use super::board::{PositionParams, PositionResult, position_result};
 use super::convert::{encoding_kind, negotiate_encoding};
 use super::documents::{Documents, Snapshot};
 use super::outline;
@@ -385,6 +386,22 @@ impl LanguageServer for Server {
                     .unwrap_or(SelectionRange { range: Range::new(at, at), parent: None })
             });
             Some(chains.collect())
+        })
+    }
+}
+
+/// Custom requests, registered in `lsp::serve`.
+impl Server {
+    /// `pgn/position`: the live board at a position of a document.
+    pub async fn position(&self, params: PositionParams) -> Result<Option<PositionResult>> {
+        let at = params.at;
+        let orientation = params.orientation.map_or(shakmaty::Color::White, Into::into);
+        let encoding = self.encoding();
+        self.read(&at.text_document.uri, "live board", |doc| {
+            let positions = doc.positions(encoding);
+            let offset = positions.offset(at.position) as u32;
+            let board = ide::board_position(&doc.analysis, &doc.rope, offset, orientation)?;
+            Some(position_result(board, &positions))
         })
     }
 }

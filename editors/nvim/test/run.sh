@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # End-to-end test of the Neovim integration (editors/nvim) against a real
 # pgn-lsp binary, in headless Neovim with a clean configuration:
-# filetype detection, illegal-move diagnostic, hover FEN, format on save,
-# client reuse across buffers, and no server process left after quitting.
+# filetype detection, illegal-move diagnostic, hover FEN, format on save, the
+# live board (:PgnBoard), client reuse across buffers, and no server process
+# left after quitting.
 #
 #   PGN_LSP=/path/to/pgn-lsp editors/nvim/test/run.sh
 #

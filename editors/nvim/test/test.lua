@@ -100,6 +100,53 @@ local function open(name)
   return bufnr
 end
 
+-- The live board: :PgnBoard opens a floating window showing the position
+-- after the move under the cursor, and follows the cursor until closed.
+local EXPECTED_FEN_AFTER_NC6 = 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3'
+
+local function board_text()
+  local win = require('pgn_lsp.board').window()
+  if not (win and vim.api.nvim_win_is_valid(win)) then
+    return nil
+  end
+  if vim.api.nvim_win_get_config(win).relative == '' then
+    fail('the :PgnBoard window is not a floating window')
+  end
+  return table.concat(vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(win), 0, -1, false), '\n')
+end
+
+local function wait_for_board(what, bufnr, label, fen, row8)
+  local last
+  local ok = pcall(wait_for, what, bufnr, function()
+    last = board_text()
+    return last ~= nil
+      and last:find('After ' .. label, 1, true) ~= nil
+      and last:find(fen, 1, true) ~= nil
+      and last:find('8 ' .. row8, 1, true) ~= nil
+  end)
+  if not ok then
+    fail(('%s; the board window shows:\n%s'):format(what, tostring(last)))
+  end
+end
+
+local function check_board(bufnr)
+  local row, col = find_in_buffer(bufnr, 'Nf3')
+  vim.api.nvim_win_set_cursor(0, { row + 1, col })
+  vim.cmd('PgnBoard')
+  wait_for_board('the board after 2. Nf3', bufnr, '2. Nf3', EXPECTED_FEN, 'r n b q k b n r')
+  say('ok - :PgnBoard shows the position after 2. Nf3 in a floating window')
+  row, col = find_in_buffer(bufnr, 'Nc6')
+  vim.api.nvim_win_set_cursor(0, { row + 1, col + 1 })
+  vim.cmd('doautocmd <nomodeline> CursorMoved')
+  wait_for_board('the board to follow the cursor to 2... Nc6', bufnr, '2... Nc6', EXPECTED_FEN_AFTER_NC6, 'r . b q k b n r')
+  say('ok - the board follows the cursor to 2... Nc6')
+  vim.cmd('PgnBoard')
+  if board_text() ~= nil then
+    fail('a second :PgnBoard did not close the board')
+  end
+  say('ok - :PgnBoard again closes it')
+end
+
 local function run()
   -- 1. Diagnostics for an illegal move.
   local illegal = open('illegal.pgn')
@@ -166,6 +213,9 @@ local function run()
     fail('messy.pgn was not formatted on save; on disk:\n' .. on_disk)
   end
   say('ok - :write formatted messy.pgn to "' .. EXPECTED_MOVETEXT .. '"')
+
+  -- 4. The live board.
+  check_board(messy)
 end
 
 local function write_result(text)

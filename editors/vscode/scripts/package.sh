@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the VS Code extension into a platform-specific VSIX that bundles the
-# pgn-lsp server binary, then checks the VSIX contents.
+# pgn-lsp server binary, runs the extension's unit tests, then checks the VSIX
+# contents.
 #
 # Usage: editors/vscode/scripts/package.sh [OUT.vsix]
 #   OUT.vsix         defaults to editors/vscode/pgn-lsp-<target>.vsix
@@ -63,6 +64,9 @@ echo "==> grammar, typecheck, bundle"
 npm run copy-grammar
 npm run typecheck
 npm run bundle
+
+echo "==> unit tests (the board panel's HTML)"
+npm test
 
 echo "==> vsce package --target $target"
 rm -f "$out"

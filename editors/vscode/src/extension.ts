@@ -1,6 +1,6 @@
 // VS Code client for the pgn-lsp language server: finds the server binary,
 // starts it over stdio, forwards the `pgn.*` settings, and provides the
-// "PGN: Restart Server" command.
+// "PGN: Restart Server" and "PGN: Show Board" commands.
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -11,6 +11,7 @@ import {
   ServerOptions,
   TransportKind,
 } from 'vscode-languageclient/node';
+import { registerBoard } from './board';
 
 const SERVER_NAME = 'pgn-lsp';
 const OUTPUT_NAME = 'PGN Language Server';
@@ -36,6 +37,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       }
     }),
   );
+
+  registerBoard(context, () => client);
 
   await startClient(context);
 }
