@@ -113,6 +113,8 @@ pub struct Replayer<'a, V> {
     src: &'a str,
     pub diagnostics: Vec<Diagnostic>,
     visit: V,
+    /// Whether `visit` is shown the position before each move.
+    visit_positions: bool,
     /// Whether to keep the position before each move: a variation starts from it, and a
     /// visitor may ask for it. Without either, the replay does not copy positions.
     keep_before: bool,
@@ -129,6 +131,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
             src,
             diagnostics: Vec::new(),
             visit,
+            visit_positions,
             keep_before: visit_positions || has_variations,
             canonical: Vec::with_capacity(16),
         }
@@ -306,7 +309,11 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
             depth,
             fullmove: line.fullmove,
             turn: line.turn,
-            before: line.before_last.as_deref().map(|p| p as &dyn ToVariant),
+            before: if self.visit_positions {
+                line.before_last.as_deref().map(|p| p as &dyn ToVariant)
+            } else {
+                None
+            },
             played,
         });
         line.advance();
