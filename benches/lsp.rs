@@ -1,7 +1,9 @@
 //! Benchmark of the language server on a large document, driving the real binary over stdio
 //! as an editor would: open to first diagnostics, a one-character edit in the middle to its
 //! diagnostics (and the same edit in a document of about 100 KB), hover on a move, resident
-//! memory. Times are measured by the client, so they include the transfer of the messages.
+//! memory. Times are measured by the client, so they include the transfer of the messages;
+//! the server's own time for an edit (applying it, choosing and converting the diagnostics,
+//! handing them to the protocol layer) is read from its debug log.
 //!
 //! `cargo bench --bench lsp -- [--size MB] [--edits N] [--limit N] FILE...` (PGN files, plain
 //! or `.zst`; the document is their games, repeated or cut at a game boundary to about
@@ -12,6 +14,7 @@ mod common;
 #[path = "../tests/lsp_client/mod.rs"]
 mod lsp_client;
 
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use common::read_pgn;
@@ -80,6 +83,32 @@ fn edit_offset(text: &str, at: usize) -> usize {
     at + text[at..].find("\n1. ").expect("a game after the middle") + 3
 }
 
+/// The server's own time for each edit, from its debug log: applying the change, then
+/// converting the diagnostics and handing them to the protocol layer.
+fn server_edit_times(log: &Path) -> Vec<Duration> {
+    let log = std::fs::read_to_string(log).expect("read the server log");
+    let duration = |line: &str, after: &str| -> Option<Duration> {
+        let text = &line[line.find(after)? + after.len()..];
+        let end = text.find(|c: char| !c.is_ascii_digit() && c != '.').unwrap_or(text.len());
+        let value: f64 = text[..end].parse().ok()?;
+        let unit = text[end..].split(|c: char| c == ',' || c.is_whitespace()).next()?;
+        let seconds = match unit {
+            "s" => value,
+            "ms" => value / 1e3,
+            "µs" => value / 1e6,
+            "ns" => value / 1e9,
+            _ => return None,
+        };
+        Some(Duration::from_secs_f64(seconds))
+    };
+    let applied: Vec<Duration> =
+        log.lines().filter_map(|l| duration(l, "changes applied in ")).collect();
+    // The first publish is the one after opening.
+    let published: Vec<Duration> =
+        log.lines().filter_map(|l| duration(l, ", sent in ")).skip(1).collect();
+    applied.iter().zip(&published).map(|(a, p)| *a + *p).collect()
+}
+
 fn percentile(samples: &mut [Duration], p: f64) -> Duration {
     samples.sort();
     samples[((samples.len() - 1) as f64 * p).round() as usize]
@@ -106,8 +135,9 @@ struct Session {
 }
 
 impl Session {
-    fn open(text: String, limit: Option<usize>) -> (Session, Duration, usize) {
-        let mut client = Client::spawn(BINARY, &[]);
+    fn open(text: String, limit: Option<usize>, log: &Path) -> (Session, Duration, usize) {
+        let log = std::fs::File::create(log).expect("create the server log");
+        let mut client = Client::spawn_logging_to(BINARY, log);
         let options =
             limit.map_or(Value::Null, |limit| json!({ "diagnostics": { "limit": limit } }));
         client.initialize(vscode_capabilities(), options);
@@ -177,7 +207,10 @@ fn main() {
         small.len()
     );
 
-    let (mut session, open, diagnostics) = Session::open(big, args.limit);
+    let logs = std::env::temp_dir();
+    let (big_log, small_log) =
+        (logs.join("pgn-lsp-bench-big.log"), logs.join("pgn-lsp-bench-small.log"));
+    let (mut session, open, diagnostics) = Session::open(big, args.limit, &big_log);
     println!("open to first diagnostics: {} ({diagnostics} diagnostics)", ms(open));
     let (rss_open, _) = memory(session.client.pid()).unwrap_or_default();
     // The hover goes on the first move of the game edited (a move in the middle).
@@ -186,13 +219,23 @@ fn main() {
     let mut hovers = session.hovers(hover_at, args.edits);
     let (rss, peak) = memory(session.client.pid()).unwrap_or_default();
 
-    let (mut small_session, _, small_diagnostics) = Session::open(small, args.limit);
+    let (mut small_session, _, small_diagnostics) = Session::open(small, args.limit, &small_log);
     let mut small_edits = small_session.edits(small_middle, args.edits);
 
     let size = session.text.len() as f64;
     let (edit50, edit99) = (percentile(&mut edits, 0.5), percentile(&mut edits, 0.99));
     let small50 = percentile(&mut small_edits, 0.5);
     println!("edit to diagnostics, p50: {}  p99: {}", ms(edit50), ms(edit99));
+    drop(session.client);
+    drop(small_session.client);
+    let (mut server, mut small_server) =
+        (server_edit_times(&big_log), server_edit_times(&small_log));
+    println!(
+        "  server time, p50: {}  p99: {}; in the small document, p50: {}",
+        ms(percentile(&mut server, 0.5)),
+        ms(percentile(&mut server, 0.99)),
+        ms(percentile(&mut small_server, 0.5))
+    );
     println!(
         "same edit in the small document ({small_diagnostics} diagnostics), p50: {}  (ratio {:.2})",
         ms(small50),

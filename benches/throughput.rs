@@ -16,10 +16,6 @@
 
 mod common;
 
-/// The allocator of the `pgn-lsp` binary, so that in-process figures are comparable.
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;

@@ -2,21 +2,9 @@
 //! layers) and its diagnostics, one per line with positions, fixes and related locations, are
 //! compared with an insta snapshot. Each fixture's first line names what it shows.
 
-use pgn_lsp::chess;
-use pgn_lsp::syntax::{Diagnostic, parse_games};
-use pgn_lsp::text::{LineIndex, PositionEncoding, TextEdit};
+mod common;
 
-/// All diagnostics of a text, in file offsets, in order.
-fn diagnostics(text: &str) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    for (start, game) in parse_games(text) {
-        let src = &text[start as usize..(start + game.len) as usize];
-        let analysis = chess::analyze(&game, src);
-        out.extend(game.diagnostics.iter().chain(&analysis.diagnostics).map(|d| d.shifted(start)));
-    }
-    out.sort_by_key(|d| (d.range.start, d.range.end));
-    out
-}
+use pgn_lsp::text::{LineIndex, PositionEncoding, TextEdit};
 
 /// One line per diagnostic: `line:col-line:col severity[code] message`, then its fixes (with
 /// the text they produce for the line) and related locations.
@@ -27,7 +15,7 @@ fn render(text: &str) -> String {
         format!("{}:{}", lc.line + 1, lc.col + 1)
     };
     let mut out = String::new();
-    for d in diagnostics(text) {
+    for d in common::diagnostics(text) {
         out += &format!(
             "{}-{} {}[{}] {}\n",
             pos(d.range.start),
@@ -65,7 +53,7 @@ fn every_code_has_a_fixture() {
     let mut seen = std::collections::HashSet::new();
     for entry in std::fs::read_dir("tests/fixtures/diagnostics").unwrap() {
         let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
-        seen.extend(diagnostics(&text).iter().map(|d| d.code));
+        seen.extend(common::diagnostics(&text).iter().map(|d| d.code));
     }
     let missing: Vec<&str> = Code::ALL
         .iter()

@@ -7,6 +7,7 @@ use shakmaty::{Color, Move, Position as _, Role};
 
 use super::notation::{self, Leniency, Written};
 use super::{MoveVisit, Outcome, ToVariant, explain};
+use crate::syntax::diagnostic::PerCodeLimit;
 use crate::syntax::{Code, Diagnostic, Game, NodeKind, excerpt};
 use crate::text::{TextEdit, TextRange};
 
@@ -111,7 +112,10 @@ pub struct Replayed {
 pub struct Replayer<'a, V> {
     game: &'a Game,
     src: &'a str,
+    /// What the replay found (at most `syntax::diagnostic::MAX_PER_CODE` of each code, and a
+    /// count of the rest).
     pub diagnostics: Vec<Diagnostic>,
+    limit: PerCodeLimit,
     visit: V,
     /// Whether `visit` is shown the position before each move.
     visit_positions: bool,
@@ -130,6 +134,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
             game,
             src,
             diagnostics: Vec::new(),
+            limit: PerCodeLimit::default(),
             visit,
             visit_positions,
             keep_before: visit_positions || has_variations,
@@ -180,6 +185,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
             }
         }
         let outcome = main_ended.unwrap_or_else(|| outcome_of(&line, judged));
+        self.diagnostics.extend(std::mem::take(&mut self.limit).summaries());
         Replayed { main_line_plies, outcome }
     }
 
@@ -320,7 +326,9 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
     }
 
     fn push(&mut self, d: Diagnostic) {
-        self.diagnostics.push(d);
+        if self.limit.admit(&d) {
+            self.diagnostics.push(d);
+        }
     }
 
     /// A legal move not written as its canonical SAN, or written so in a way that is not plain

@@ -49,8 +49,8 @@ pub struct FmtArgs {
     /// Do not add missing Seven Tag Roster tags.
     #[arg(long)]
     pub no_add_missing_tags: bool,
-    /// Reduced export format: only the Seven Tag Roster, no comments, NAGs or variations
-    /// (deletes them).
+    /// Reduced export format: only the Seven Tag Roster (and SetUp, FEN and Variant, which the
+    /// moves need), no comments, NAGs or variations (deletes them).
     #[arg(long)]
     pub reduced: bool,
 }

@@ -2,8 +2,9 @@
 //! (a game can start or end in the middle of a line), and the conversion of game-relative
 //! offsets to 1-based file lines and character columns.
 //!
-//! Lines are counted from a cursor that follows the offsets asked for: diagnostics come in text
-//! order, so converting all of a game's positions reads its text about once, and games without
+//! Lines and columns are counted from a cursor that follows the offsets asked for: diagnostics
+//! come in text order, so converting all of a game's positions reads its text about once (a
+//! million diagnostics on one long line cost no more than the line), and games without
 //! diagnostics cost nothing.
 
 use std::cell::Cell;
@@ -20,8 +21,19 @@ pub struct GameText<'a> {
     game_start: u32,
     /// The 0-based file line on which `lines_text` starts.
     first_line: u32,
-    /// An offset of `lines_text` and the number of line breaks before it.
-    cursor: Cell<(u32, u32)>,
+    cursor: Cell<Cursor>,
+}
+
+/// An offset of `lines_text` and what is known of it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Cursor {
+    at: u32,
+    /// Line breaks before it.
+    breaks: u32,
+    /// Where its line starts.
+    line_start: u32,
+    /// Characters between its line's start and it.
+    column: u32,
 }
 
 /// A 1-based line and 1-based column counted in characters.
@@ -49,7 +61,7 @@ impl<'a> GameText<'a> {
             lines_text,
             game_start: game.start - start as u32,
             first_line,
-            cursor: Cell::new((0, 0)),
+            cursor: Cell::new(Cursor::default()),
         }
     }
 
@@ -60,24 +72,52 @@ impl<'a> GameText<'a> {
 
     /// The 1-based file line of an offset of `lines_text`.
     pub fn line_number(&self, offset: u32) -> u32 {
-        let bytes = self.lines_text.as_bytes();
-        let (at, breaks) = self.cursor.get();
-        let breaks = if offset >= at {
-            breaks + memchr::memchr_iter(b'\n', &bytes[at as usize..offset as usize]).count() as u32
-        } else {
-            breaks - memchr::memchr_iter(b'\n', &bytes[offset as usize..at as usize]).count() as u32
-        };
-        self.cursor.set((offset, breaks));
-        self.first_line + breaks + 1
+        self.first_line + self.move_cursor(offset).breaks + 1
+    }
+
+    /// Where the line holding an offset of `lines_text` starts.
+    pub fn line_start(&self, offset: u32) -> u32 {
+        self.move_cursor(offset).line_start
     }
 
     /// The file position of a game-relative offset.
     pub fn position(&self, offset: u32) -> Position {
-        let local = offset + self.game_start;
-        let before = &self.lines_text[..local as usize];
-        let line_start = memchr::memrchr(b'\n', before.as_bytes()).map_or(0, |i| i + 1);
-        let column = before[line_start..].chars().count() as u32 + 1;
-        Position { line: self.line_number(local), column }
+        let cursor = self.move_cursor(offset + self.game_start);
+        Position { line: self.first_line + cursor.breaks + 1, column: cursor.column + 1 }
+    }
+
+    /// Move the cursor to `offset` of `lines_text`, reading only the text between.
+    fn move_cursor(&self, offset: u32) -> Cursor {
+        let text = self.lines_text;
+        let chars = |s: &str| s.chars().count() as u32;
+        let old = self.cursor.get();
+        let (from, to) = (old.at.min(offset) as usize, old.at.max(offset) as usize);
+        let gap = &text[from..to];
+        let gap_breaks = memchr::memchr_iter(b'\n', gap.as_bytes()).count() as u32;
+        let new = if offset >= old.at {
+            match memchr::memrchr(b'\n', gap.as_bytes()) {
+                None => Cursor { at: offset, column: old.column + chars(gap), ..old },
+                Some(i) => Cursor {
+                    at: offset,
+                    breaks: old.breaks + gap_breaks,
+                    line_start: (from + i + 1) as u32,
+                    column: chars(&gap[i + 1..]),
+                },
+            }
+        } else if gap_breaks == 0 {
+            Cursor { at: offset, column: old.column - chars(gap), ..old }
+        } else {
+            let before = &text[..from];
+            let line_start = memchr::memrchr(b'\n', before.as_bytes()).map_or(0, |i| i + 1);
+            Cursor {
+                at: offset,
+                breaks: old.breaks - gap_breaks,
+                line_start: line_start as u32,
+                column: chars(&before[line_start..]),
+            }
+        };
+        self.cursor.set(new);
+        new
     }
 
     /// The smallest range of whole lines of `lines_text` (line breaks at its ends excluded)

@@ -1,18 +1,5 @@
-//! Move annotations in export form: suffix annotations become their NAG (§8.2.3.8) and NAGs
-//! are written without leading zeros (§8.2.4).
-
-/// The NAG number of a suffix annotation: `!` 1, `?` 2, `!!` 3, `??` 4, `!?` 5, `?!` 6.
-pub fn suffix_nag(suffix: &str) -> Option<u8> {
-    Some(match suffix {
-        "!" => 1,
-        "?" => 2,
-        "!!" => 3,
-        "??" => 4,
-        "!?" => 5,
-        "?!" => 6,
-        _ => return None,
-    })
-}
+//! Move annotations in export form: suffix annotations become their NAG (§8.2.3.8, mapped by
+//! [`crate::syntax::suffix_nag`]) and NAGs are written without leading zeros (§8.2.4).
 
 /// The digits of a NAG token (`$007`) without leading zeros (`7`; `$0` stays `0`).
 pub fn nag_digits(token: &str) -> &str {
@@ -24,13 +11,6 @@ pub fn nag_digits(token: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn suffixes_map_to_the_standard_nags() {
-        let all: Vec<_> = ["!", "?", "!!", "??", "!?", "?!"].map(suffix_nag).into();
-        assert_eq!(all, [1, 2, 3, 4, 5, 6].map(Some));
-        assert_eq!(suffix_nag("!!!"), None);
-    }
 
     #[test]
     fn nag_digits_drop_leading_zeros() {

@@ -13,11 +13,12 @@
 use std::fmt;
 
 use super::FormatOptions;
-use super::annotation::{nag_digits, suffix_nag};
+use super::annotation::nag_digits;
 use super::comment;
 use super::moves::{MoveFact, move_facts};
 use super::tags::{is_game, kept_when_reduced, roster_names, unknown_value};
 use crate::chess;
+use crate::syntax::suffix_nag;
 use crate::syntax::{Game, NodeKind, parse_games};
 
 /// One movetext element.

@@ -3,10 +3,13 @@
 //! formatted or kept byte for byte with the reason.
 //!
 //! Joining games: every formatted game ends with an empty line, and games start at the start of
-//! a line, so a game never runs into the next one, with two exceptions, where a game that would
+//! a line, so a game never runs into the next one, with these exceptions, where a game that would
 //! merge into the one before is kept as it is:
 //! - after a game with no movetext, the parser starts a new game only at a tag pair the game
-//!   already has (tag-only games written back to back): checked by parsing the joint;
+//!   already has (tag-only games written back to back); after a game without a termination
+//!   marker, or one kept as it is (an unclosed comment runs to the next tag pair), only at a tag
+//!   pair, which a formatted game may no longer have (reduced export format): checked by parsing
+//!   the joint;
 //! - commentary never starts a game (the parser gives it to the game before), so a formatted
 //!   game without tags whose text opens with commentary (`{ c } 1. e4`, once a move number
 //!   before the comment is dropped) cannot follow another game.
@@ -91,6 +94,8 @@ pub struct AloneGame {
     has_movetext: bool,
     /// Whether the game's source has movetext (any movetext node, move numbers included).
     source_has_movetext: bool,
+    /// Whether the game has no termination marker, so that the next game could run into it.
+    open_ended: bool,
 }
 
 /// Format `game` (`source` is its text, which starts at `start` in the file) without regard to
@@ -112,14 +117,15 @@ pub fn format_alone(game: &Game, source: &str, start: u32, options: &FormatOptio
             (GameOutput::Kept(reason), source_has_movetext)
         }
     };
-    AloneGame { output, has_movetext, source_has_movetext }
+    let open_ended = game.result_node().is_none();
+    AloneGame { output, has_movetext, source_has_movetext, open_ended }
 }
 
 /// Joins formatted games in file order, keeping as it is a game that would merge into the one
 /// before (see the module notes).
 #[derive(Debug, Default)]
 pub struct Joiner {
-    /// The output of the last game, when it has no movetext.
+    /// The output of the last game, when the next one might join it.
     previous: Option<String>,
     /// Whether some game has had output.
     started: bool,
@@ -128,7 +134,7 @@ pub struct Joiner {
 impl Joiner {
     /// The next game of the file (`source` is its text, starting at `start`).
     pub fn join<'a>(&mut self, source: &'a str, start: u32, alone: AloneGame) -> FormattedGame<'a> {
-        let AloneGame { output, mut has_movetext, source_has_movetext } = alone;
+        let AloneGame { output, mut has_movetext, source_has_movetext, open_ended } = alone;
         let mut formatted = FormattedGame { start, source, output };
         let joins_previous = match &formatted.output {
             GameOutput::Formatted(out) if self.started && opens_with_commentary(out) => true,
@@ -140,7 +146,8 @@ impl Joiner {
         }
         let text = formatted.text();
         if !text.is_empty() {
-            self.previous = (!has_movetext).then(|| text.to_owned());
+            let kept = matches!(formatted.output, GameOutput::Kept(_));
+            self.previous = (!has_movetext || kept || open_ended).then(|| text.to_owned());
             self.started = true;
         }
         formatted

@@ -35,7 +35,8 @@ pub struct FormatOptions {
     pub reflow_comments: bool,
     /// Add missing Seven Tag Roster tags with their unknown values.
     pub add_missing_tags: bool,
-    /// Reduced export format (§3.2.4): STR tags only, no comments, NAGs or variations.
+    /// Reduced export format (§3.2.4): STR tags only (and the start position's and the
+    /// variant's, which the moves need), no comments, NAGs or variations.
     pub reduced: bool,
 }
 

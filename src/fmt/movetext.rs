@@ -11,11 +11,12 @@
 //! after an en-passant capture is kept, as part of its move.
 
 use super::FormatOptions;
-use super::annotation::{nag_digits, suffix_nag};
+use super::annotation::nag_digits;
 use super::comment;
 use super::doc::{Doc, Sep, write_number};
 use super::moves::MoveFact;
 use crate::chess;
+use crate::syntax::suffix_nag;
 use crate::syntax::{Game, NodeKind, TagSectionNote};
 
 /// The movetext of `game`, opened by the `notes` of the tag section that belong to it.

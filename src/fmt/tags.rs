@@ -40,7 +40,7 @@ pub(crate) fn roster_names() -> impl Iterator<Item = &'static str> {
 /// cannot be read (a game from another start position or of a variant has no reduced form in
 /// the strict sense of §3.2.4; its start is kept rather than its moves made wrong).
 pub(crate) fn kept_when_reduced(name: &str) -> bool {
-    roster_rank(name).is_some() || matches!(name, "SetUp" | "FEN" | "Variant")
+    roster_rank(name).is_some() || matches!(name, "SetUp" | "Setup" | "FEN" | "Variant")
 }
 
 /// The place of `name` in the roster.

@@ -19,20 +19,36 @@ pub struct GameAnalysis {
     pub len: u32,
     /// Syntax and chess diagnostics, in text order.
     pub diagnostics: Vec<Diagnostic>,
-    /// How many diagnostics of each severity (indexed by `Severity as usize`).
-    severity_counts: [u32; SEVERITIES],
 }
 
 /// The number of severities (`Severity::Error` to `Severity::Hint`).
 const SEVERITIES: usize = 4;
 
-/// The diagnostics of a document to show, when at most so many can be.
-#[derive(Debug, PartialEq, Eq)]
-pub struct ShownDiagnostics {
-    /// In text order, with ranges in the document.
-    pub shown: Vec<Diagnostic>,
+/// The diagnostics of a document to show, when at most so many can be, game by game.
+#[derive(Debug)]
+pub struct SelectedDiagnostics {
+    pub games: Vec<SelectedGame>,
     /// How many were left out.
     pub omitted: usize,
+}
+
+/// The diagnostics chosen in one game.
+#[derive(Debug)]
+pub struct SelectedGame {
+    pub start: u32,
+    pub game: Arc<GameAnalysis>,
+    /// Indices into `game.diagnostics`, in text order.
+    pub chosen: Vec<usize>,
+}
+
+impl SelectedDiagnostics {
+    /// The chosen diagnostics in text order, with ranges in the document.
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        self.games
+            .iter()
+            .flat_map(|g| g.chosen.iter().map(|&i| g.game.diagnostics[i].shifted(g.start)))
+            .collect()
+    }
 }
 
 impl GameAnalysis {
@@ -44,32 +60,49 @@ impl GameAnalysis {
             diagnostics.extend(analysis.diagnostics);
         }
         diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
+        GameAnalysis { len: game.len, diagnostics }
+    }
+}
+
+/// A game in the document's list: its analysis, with its length and its number of diagnostics
+/// of each severity copied inline, so that the scans over thousands of games that every edit
+/// and every publish make read one array instead of following a pointer per game.
+#[derive(Clone, Debug)]
+struct Entry {
+    len: u32,
+    /// Indexed by `Severity as usize`.
+    severity_counts: [u32; SEVERITIES],
+    analysis: Arc<GameAnalysis>,
+}
+
+impl Entry {
+    fn new(analysis: GameAnalysis) -> Entry {
         let mut severity_counts = [0; SEVERITIES];
-        for d in &diagnostics {
+        for d in &analysis.diagnostics {
             severity_counts[d.severity as usize] += 1;
         }
-        GameAnalysis { len: game.len, diagnostics, severity_counts }
+        Entry { len: analysis.len, severity_counts, analysis: Arc::new(analysis) }
     }
 }
 
 /// The analysis of a whole document. Cloning it is cheap (a snapshot for a read request).
 #[derive(Clone, Debug, Default)]
 pub struct DocumentAnalysis {
-    games: Arc<Vec<Arc<GameAnalysis>>>,
+    games: Arc<Vec<Entry>>,
 }
 
 impl DocumentAnalysis {
     /// Analyse a whole text: games are parsed one after the other and analysed in parallel.
     pub fn new(text: &str) -> Self {
-        let mut games: Vec<(u32, GameAnalysis)> = parse_games(text)
+        let mut games: Vec<(u32, Entry)> = parse_games(text)
             .par_bridge()
             .map(|(start, game)| {
                 let src = &text[start as usize..(start + game.len) as usize];
-                (start, GameAnalysis::new(&game, src))
+                (start, Entry::new(GameAnalysis::new(&game, src)))
             })
             .collect();
         games.par_sort_unstable_by_key(|&(start, _)| start);
-        DocumentAnalysis { games: Arc::new(games.into_iter().map(|(_, g)| Arc::new(g)).collect()) }
+        DocumentAnalysis { games: Arc::new(games.into_iter().map(|(_, g)| g).collect()) }
     }
 
     /// Bring the analysis up to date after `edit`; `new_text` is the whole text after it.
@@ -95,11 +128,11 @@ impl DocumentAnalysis {
             at += game.len as usize;
         }
         let text = splice.text.as_str();
-        let analysed: Vec<Arc<GameAnalysis>> = splice.inserted[kept..]
+        let analysed: Vec<Entry> = splice.inserted[kept..]
             .par_iter()
             .zip(starts)
             .map(|(game, start)| {
-                Arc::new(GameAnalysis::new(game, &text[start..start + game.len as usize]))
+                Entry::new(GameAnalysis::new(game, &text[start..start + game.len as usize]))
             })
             .collect();
         Arc::make_mut(&mut self.games).splice(removed.start + kept..removed.end, analysed);
@@ -107,10 +140,10 @@ impl DocumentAnalysis {
 
     /// The games with their start offsets, in order.
     pub fn games(&self) -> impl Iterator<Item = (u32, &Arc<GameAnalysis>)> {
-        self.games.iter().scan(0u32, |at, game| {
+        self.games.iter().scan(0u32, |at, entry| {
             let start = *at;
-            *at += game.len;
-            Some((start, game))
+            *at += entry.len;
+            Some((start, &entry.analysis))
         })
     }
 
@@ -151,10 +184,10 @@ impl DocumentAnalysis {
     /// can have hundreds of thousands of diagnostics (a hint on every long line of an engine
     /// log), more than an editor can usefully take after every keystroke; the games that hold
     /// none of the chosen ones are skipped by their counts.
-    pub fn diagnostics(&self, limit: usize) -> ShownDiagnostics {
+    pub fn diagnostics(&self, limit: usize) -> SelectedDiagnostics {
         let mut totals = [0usize; SEVERITIES];
-        for game in self.games.iter() {
-            for (total, &count) in totals.iter_mut().zip(&game.severity_counts) {
+        for entry in self.games.iter() {
+            for (total, &count) in totals.iter_mut().zip(&entry.severity_counts) {
                 *total += count as usize;
             }
         }
@@ -167,25 +200,32 @@ impl DocumentAnalysis {
             }
             left -= total;
         }
-        let total: usize = totals.iter().sum();
-        let mut shown = Vec::with_capacity(total.min(limit));
-        for (start, game) in self.games() {
-            let more_severe: u32 = game.severity_counts[..cutoff].iter().sum();
-            let at_cutoff = game.severity_counts.get(cutoff).copied().unwrap_or(0);
+        let mut omitted: usize = totals.iter().sum();
+        let mut games = Vec::new();
+        let mut start = 0u32;
+        for entry in self.games.iter() {
+            let game = &entry.analysis;
+            let game_start = start;
+            start += entry.len;
+            let more_severe: u32 = entry.severity_counts[..cutoff].iter().sum();
+            let at_cutoff = entry.severity_counts.get(cutoff).copied().unwrap_or(0);
             if more_severe == 0 && (quota == 0 || at_cutoff == 0) {
                 continue;
             }
-            for d in &game.diagnostics {
+            let mut chosen = Vec::new();
+            for (i, d) in game.diagnostics.iter().enumerate() {
                 let severity = d.severity as usize;
                 if severity == cutoff && quota > 0 {
                     quota -= 1;
                 } else if severity >= cutoff {
                     continue;
                 }
-                shown.push(d.shifted(start));
+                chosen.push(i);
             }
+            omitted -= chosen.len();
+            games.push(SelectedGame { start: game_start, game: Arc::clone(game), chosen });
         }
-        ShownDiagnostics { omitted: total - shown.len(), shown }
+        SelectedDiagnostics { games, omitted }
     }
 }
 
@@ -219,7 +259,7 @@ mod tests {
         let comment = TWO.find("{x").unwrap() as u32;
         let all = a.diagnostics(usize::MAX);
         assert_eq!(all.omitted, 0);
-        assert!(all.shown.iter().any(|d| d.range == TextRange::new(comment, comment + 1)));
+        assert!(all.diagnostics().iter().any(|d| d.range == TextRange::new(comment, comment + 1)));
     }
 
     #[test]
@@ -230,7 +270,7 @@ mod tests {
         let a = DocumentAnalysis::new(text);
         let codes = |limit| {
             let d = a.diagnostics(limit);
-            (d.shown.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), d.omitted)
+            (d.diagnostics().iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), d.omitted)
         };
         let (all, omitted) = codes(usize::MAX);
         assert_eq!(omitted, 0);

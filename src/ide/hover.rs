@@ -12,9 +12,10 @@ use shakmaty::{Color, EnPassantMode, Move, Position as _};
 
 use super::analysis::DocumentAnalysis;
 use super::board::position_markdown;
-use super::nags::{NagMeaning, nag_meaning, suffix_nag, symbol_meaning, symbol_nag};
+use super::nags::{NagMeaning, nag_meaning, symbol_meaning, symbol_nag};
 use super::tags::{in_seven_tag_roster, tag_doc};
 use crate::chess::{self, Position, color_name};
+use crate::syntax::suffix_nag;
 use crate::syntax::{Game, NodeKind, TextSource, parse_game_at};
 use crate::text::TextRange;
 
@@ -50,7 +51,7 @@ fn hover_in_game(game: &Game, src: &str, offset: u32) -> Option<Hover> {
         NodeKind::Move | NodeKind::NullMove => move_markdown(game, src, index),
         NodeKind::MoveNumber => move_number_markdown(game, src, index),
         NodeKind::Nag => nag_markdown(text, text[1..].parse().ok()),
-        NodeKind::Suffix => nag_markdown(text, suffix_nag(text)),
+        NodeKind::Suffix => nag_markdown(text, suffix_nag(text).map(u32::from)),
         NodeKind::Glyph => match symbol_nag(text) {
             Some(nag) => nag_markdown(text, Some(nag)),
             None => format!("`{text}`: {}", symbol_meaning(text)?),

@@ -10,7 +10,7 @@ mod hover;
 mod nags;
 mod tags;
 
-pub use analysis::{DocumentAnalysis, GameAnalysis};
+pub use analysis::{DocumentAnalysis, GameAnalysis, SelectedDiagnostics, SelectedGame};
 pub use code_actions::{QuickFix, quick_fixes};
 pub use formatting::{Cancelled, format_edits};
 pub use hover::{Hover, hover};

@@ -31,19 +31,6 @@ pub fn nag_meaning(nag: u32) -> Option<NagMeaning> {
     Some(NagMeaning { text, glyph, standard: false })
 }
 
-/// The NAG a suffix annotation stands for (§8.2.3.8: exported as that NAG).
-pub fn suffix_nag(suffix: &str) -> Option<u32> {
-    Some(match suffix {
-        "!" => 1,
-        "?" => 2,
-        "!!" => 3,
-        "??" => 4,
-        "!?" => 5,
-        "?!" => 6,
-        _ => return None,
-    })
-}
-
 /// The NAG an annotation symbol stands for, when it stands for exactly one.
 pub fn symbol_nag(symbol: &str) -> Option<u32> {
     Some(match symbol {
@@ -280,7 +267,7 @@ mod tests {
     #[test]
     fn suffixes_and_symbols_map_to_their_nags() {
         for (suffix, nag) in [("!", 1), ("?", 2), ("!!", 3), ("??", 4), ("!?", 5), ("?!", 6)] {
-            assert_eq!(suffix_nag(suffix), Some(nag));
+            assert_eq!(crate::syntax::suffix_nag(suffix).map(u32::from), Some(nag));
             assert_eq!(nag_meaning(nag).unwrap().glyph, Some(suffix));
         }
         assert_eq!(symbol_nag("±"), symbol_nag("+/-"));

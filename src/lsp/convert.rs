@@ -3,6 +3,7 @@
 //! `\r\n` or `\r`, as the protocol says; the rope counts lines the same way.
 
 use ropey::Rope;
+use serde::Serialize;
 use serde_json::json;
 use tower_lsp::lsp_types::{
     self as lsp, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString,
@@ -103,6 +104,11 @@ impl Positions<'_> {
     /// An `ide` diagnostic as an LSP one: code, severity, related locations (in the same
     /// document), and its fixes as `data` for code actions.
     pub fn diagnostic(&self, uri: &Url, d: &Diagnostic) -> lsp::Diagnostic {
+        self.convert(uri, d).to_lsp()
+    }
+
+    /// An `ide` diagnostic converted, with its fixes kept apart until it is sent.
+    pub fn convert(&self, uri: &Url, d: &Diagnostic) -> ConvertedDiagnostic {
         let related = d
             .related
             .iter()
@@ -114,20 +120,60 @@ impl Positions<'_> {
         let fixes = d
             .fixes
             .iter()
-            .map(|f| {
-                let edits: Vec<lsp::TextEdit> = f.edits.iter().map(|e| self.text_edit(e)).collect();
-                json!({ "title": f.title, "edits": edits })
+            .map(|f| FixData {
+                title: f.title.clone(),
+                edits: f.edits.iter().map(|e| self.text_edit(e)).collect(),
             })
-            .collect::<Vec<_>>();
-        lsp::Diagnostic {
+            .collect();
+        let diagnostic = lsp::Diagnostic {
             range: self.range(d.range),
             severity: Some(severity(d.severity)),
             code: Some(NumberOrString::String(d.code.as_str().to_owned())),
             source: Some("pgn-lsp".to_owned()),
             message: d.message.clone(),
             related_information: (!related.is_empty()).then_some(related),
-            data: (!fixes.is_empty()).then(|| json!({ "fixes": fixes })),
             ..lsp::Diagnostic::default()
+        };
+        ConvertedDiagnostic { diagnostic, fixes }
+    }
+}
+
+/// A fix as a diagnostic's `data` carries it.
+#[derive(Clone, Debug, Serialize)]
+pub struct FixData {
+    pub title: String,
+    pub edits: Vec<lsp::TextEdit>,
+}
+
+/// An LSP diagnostic (without `data`) and its fixes, which go into `data` when it is sent.
+#[derive(Clone, Debug)]
+pub struct ConvertedDiagnostic {
+    pub diagnostic: lsp::Diagnostic,
+    pub fixes: Vec<FixData>,
+}
+
+impl ConvertedDiagnostic {
+    pub fn to_lsp(&self) -> lsp::Diagnostic {
+        let mut diagnostic = self.diagnostic.clone();
+        if !self.fixes.is_empty() {
+            diagnostic.data = Some(json!({ "fixes": self.fixes }));
+        }
+        diagnostic
+    }
+
+    /// Move every position down by `delta` lines (up when negative).
+    pub fn shift_lines(&mut self, delta: i64) {
+        let shift = |range: &mut lsp::Range| {
+            for pos in [&mut range.start, &mut range.end] {
+                pos.line = (pos.line as i64 + delta) as u32;
+            }
+        };
+        shift(&mut self.diagnostic.range);
+        for related in self.diagnostic.related_information.iter_mut().flatten() {
+            shift(&mut related.location.range);
+        }
+        for edit in self.fixes.iter_mut().flat_map(|f| &mut f.edits) {
+            shift(&mut edit.range);
         }
     }
 }

@@ -1,15 +1,23 @@
-//! A `tower` layer in front of the tower-lsp service that works around two of its defects
-//! (DESIGN §6.2, §6.3): it ends the process on `exit` (tower-lsp 0.20 keeps running while
-//! stdin stays open), with code 0 when `shutdown` came first and 1 otherwise; and it drops the
+//! A `tower` layer in front of the tower-lsp service that works around its defects (DESIGN
+//! §6.2, §6.3): it ends the process on `exit` (tower-lsp 0.20 keeps running while stdin stays
+//! open), with code 0 when a `shutdown` was accepted first and 1 otherwise; it drops the
 //! `"params": null` that some clients (Emacs Eglot) send with `shutdown`, which tower-lsp
-//! would reject.
+//! would reject; and it answers the messages the framing guard found invalid with their
+//! JSON-RPC error (`framing`), which tower-lsp would not survive.
 
+use std::future::{Future, ready};
+use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::task::{Context, Poll};
 
 use tower::{Layer, Service};
-use tower_lsp::jsonrpc::Request;
+use tower_lsp::jsonrpc::{Request, Response};
+
+use super::framing::{INVALID_MESSAGE, error_response};
+
+/// The future of tower-lsp's service.
+type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
 
 /// Whether `shutdown` was received; shared with the code that runs after the service ends.
 #[derive(Clone, Default)]
@@ -43,7 +51,16 @@ pub struct ExitService<S> {
     shutdown: ShutdownFlag,
 }
 
-impl<S: Service<Request>> Service<Request> for ExitService<S> {
+impl<S, E> Service<Request> for ExitService<S>
+where
+    S: Service<
+            Request,
+            Response = Option<Response>,
+            Error = E,
+            Future = BoxFuture<Result<Option<Response>, E>>,
+        >,
+    E: Send + 'static,
+{
     type Response = S::Response;
     type Error = S::Error;
     type Future = S::Future;
@@ -59,9 +76,18 @@ impl<S: Service<Request>> Service<Request> for ExitService<S> {
                 std::process::exit(self.shutdown.exit_code());
             }
             "shutdown" => {
-                self.shutdown.0.store(true, Ordering::SeqCst);
-                self.inner.call(without_null_params(req))
+                // Only a shutdown the server accepted counts (not one before `initialize`).
+                let flag = self.shutdown.clone();
+                let response = self.inner.call(without_null_params(req));
+                Box::pin(async move {
+                    let response = response.await;
+                    if matches!(&response, Ok(Some(r)) if r.is_ok()) {
+                        flag.0.store(true, Ordering::SeqCst);
+                    }
+                    response
+                })
             }
+            INVALID_MESSAGE => Box::pin(ready(Ok(Some(error_response(req))))),
             _ => self.inner.call(req),
         }
     }

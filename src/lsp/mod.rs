@@ -5,6 +5,7 @@
 mod convert;
 mod documents;
 mod exit;
+mod framing;
 mod publisher;
 mod server;
 mod settings;
@@ -16,6 +17,7 @@ use tower::ServiceBuilder;
 use tower_lsp::LspService;
 
 use crate::ide::guard;
+pub use documents::{Documents, Snapshot};
 use exit::ExitLayer;
 pub use exit::ShutdownFlag;
 use server::Server;
@@ -42,14 +44,15 @@ pub fn run_stdio() -> ExitCode {
 }
 
 /// Serve the protocol on `input`/`output` until `input` ends (or `exit` ends the process).
+/// Messages tower-lsp could not decode are answered with an error (`framing`).
 pub async fn serve<I, O>(input: I, output: O, shutdown: ShutdownFlag)
 where
-    I: AsyncRead + Unpin,
+    I: AsyncRead + Unpin + Send + 'static,
     O: AsyncWrite,
 {
     let (service, socket) = LspService::new(Server::new);
     let service = ServiceBuilder::new().layer(ExitLayer { shutdown }).service(service);
-    tower_lsp::Server::new(input, output, socket).serve(service).await;
+    tower_lsp::Server::new(framing::guarded(input), output, socket).serve(service).await;
 }
 
 fn init_logging() {

@@ -98,6 +98,45 @@ pub fn excerpt(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// The most diagnostics of one code a game reports; past it, one more diagnostic says how many
+/// were left out. Garbage (a binary file, a million stray `)`) would otherwise give a diagnostic
+/// for every few bytes: more memory than the text, and no clearer for it.
+pub const MAX_PER_CODE: u32 = 10_000;
+
+/// Counts a game's diagnostics by code and admits at most [`MAX_PER_CODE`] of each.
+#[derive(Debug, Default)]
+pub struct PerCodeLimit {
+    /// Diagnostics admitted, by code.
+    admitted: std::collections::HashMap<Code, u32>,
+    /// Diagnostics left out, by code: how many, and where the first one was.
+    left_out: std::collections::BTreeMap<Code, (u32, TextRange)>,
+}
+
+impl PerCodeLimit {
+    /// Whether `d` is still within the limit of its code (it is counted either way).
+    pub fn admit(&mut self, d: &Diagnostic) -> bool {
+        let admitted = self.admitted.entry(d.code).or_insert(0);
+        if *admitted < MAX_PER_CODE {
+            *admitted += 1;
+            return true;
+        }
+        self.left_out.entry(d.code).or_insert((0, d.range)).0 += 1;
+        false
+    }
+
+    /// One diagnostic per code that went over the limit, at the first one left out.
+    pub fn summaries(self) -> impl Iterator<Item = Diagnostic> {
+        self.left_out.into_iter().map(|(code, (count, range))| {
+            let message = format!(
+                "{count} more {} diagnostics in this game are not reported (at most {MAX_PER_CODE} \
+                 of each kind are)",
+                code.as_str()
+            );
+            Diagnostic::new(code, range, message)
+        })
+    }
+}
+
 /// A location related to a diagnostic (the Result tag for a marker mismatch, for example).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Related {
@@ -168,6 +207,20 @@ mod tests {
         assert_eq!(excerpt("Nf3"), "Nf3");
         let long = "x".repeat(10_000);
         assert_eq!(excerpt(&long).chars().count(), 41);
+    }
+
+    #[test]
+    fn diagnostics_over_the_limit_are_counted_in_one_summary() {
+        let mut limit = PerCodeLimit::default();
+        let at = |i: u32| Diagnostic::new(Code::UnexpectedToken, TextRange::new(i, i + 1), "x");
+        let admitted = (0..MAX_PER_CODE + 5).filter(|&i| limit.admit(&at(i))).count();
+        assert_eq!(admitted, MAX_PER_CODE as usize);
+        assert!(limit.admit(&Diagnostic::new(Code::EmptyVariation, TextRange::empty(0), "y")));
+        let summaries: Vec<Diagnostic> = limit.summaries().collect();
+        assert_eq!(summaries.len(), 1);
+        assert_eq!(summaries[0].code, Code::UnexpectedToken);
+        assert_eq!(summaries[0].range, TextRange::new(MAX_PER_CODE, MAX_PER_CODE + 1));
+        assert!(summaries[0].message.starts_with("5 more unexpected-token diagnostics"));
     }
 
     #[test]

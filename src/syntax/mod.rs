@@ -11,4 +11,6 @@ pub use diagnostic::{Code, Diagnostic, Fix, Related, Severity, excerpt};
 pub use incremental::{Edit, Splice, TextSource, parse_game_at, reparse};
 pub use lexer::{Lexer, Token, TokenKind, is_tag_line, lex};
 pub use parser::{parse_game, parse_games};
-pub use tree::{Game, Node, NodeKind, Tag, TagSectionNote, escape_string, unescape_string};
+pub use tree::{
+    Game, Node, NodeKind, Tag, TagSectionNote, escape_string, suffix_nag, unescape_string,
+};

@@ -11,7 +11,9 @@
 //!
 //! Games begin at the start of their first line when only blanks stand before it there.
 
-use super::diagnostic::{Code, Diagnostic, excerpt};
+use std::collections::HashMap;
+
+use super::diagnostic::{Code, Diagnostic, PerCodeLimit, excerpt};
 use super::lexer::{Token, TokenKind, at_line_start, is_tag_line, next_token};
 use super::tree::{Game, Node, NodeKind, Tag, TagSectionNote};
 use crate::text::{TextEdit, TextRange};
@@ -41,6 +43,9 @@ pub fn parse_games(text: &str) -> impl Iterator<Item = (u32, Game)> + '_ {
 struct OpenVariation {
     node: usize,
     moves: u32,
+    /// Opened before the first move of its line (reported once, not for the variations
+    /// nested in it).
+    misplaced: bool,
 }
 
 struct Parser<'a> {
@@ -60,11 +65,16 @@ struct Parser<'a> {
     result_line_end: Option<u32>,
     after_result_reported: bool,
     open: Vec<OpenVariation>,
-    /// A termination marker met inside a variation: its node and its diagnostic. When the
-    /// game ends right after it, the variations were left open before the game's real result.
-    result_in_variation: Option<(usize, usize)>,
+    /// A termination marker met inside a variation: its node and its diagnostic (when
+    /// reported). When the game ends right after it, the variations were left open before the
+    /// game's real result.
+    result_in_variation: Option<(usize, Option<usize>)>,
     /// Moves at the top level so far.
     top_moves: u32,
+    limit: PerCodeLimit,
+    /// The range of the first tag pair of each name so far (found without scanning the tags:
+    /// a game may have ten thousand).
+    first_tags: HashMap<&'a str, TextRange>,
 }
 
 enum Step {
@@ -95,6 +105,8 @@ impl<'a> Parser<'a> {
             open: Vec::new(),
             result_in_variation: None,
             top_moves: 0,
+            limit: PerCodeLimit::default(),
+            first_tags: HashMap::new(),
         }
     }
 
@@ -133,23 +145,22 @@ impl<'a> Parser<'a> {
         &self.src[r]
     }
 
-    /// Whether two ranges hold the same text (lengths and first bytes first: this runs for
-    /// every pair of tags in a game).
-    fn same_text(&self, a: TextRange, b: TextRange) -> bool {
-        let bytes = self.src.as_bytes();
-        let (a, b) = (a.start as usize..a.end as usize, b.start as usize..b.end as usize);
-        a.len() == b.len()
-            && (a.is_empty() || bytes[a.start] == bytes[b.start])
-            && bytes[a] == bytes[b]
-    }
-
     /// The text of `r` as quoted in a message.
     fn quoted(&self, r: TextRange) -> std::borrow::Cow<'a, str> {
         excerpt(&self.src[r])
     }
 
+    /// Report `d` unless its code is over the limit; returns whether it was reported.
+    fn push(&mut self, d: Diagnostic) -> bool {
+        let admitted = self.limit.admit(&d);
+        if admitted {
+            self.game.diagnostics.push(d);
+        }
+        admitted
+    }
+
     fn error(&mut self, code: Code, range: TextRange, message: impl Into<String>) {
-        self.game.diagnostics.push(Diagnostic::new(code, range, message));
+        self.push(Diagnostic::new(code, range, message));
     }
 
     fn run(mut self) -> Game {
@@ -230,7 +241,7 @@ impl<'a> Parser<'a> {
         let rest = rest.trim_start_matches([' ', '\t']);
         let name_len = rest.bytes().take_while(|c| c.is_ascii_alphanumeric() || *c == b'_').count();
         let name = &rest[..name_len];
-        self.game.tags.iter().any(|t| t.name(self.src) == name)
+        self.first_tags.contains_key(name)
     }
 
     fn tag_note(&mut self, tok: Token) {
@@ -314,6 +325,25 @@ impl<'a> Parser<'a> {
         self.game.tags.push(tag);
     }
 
+    /// A tag whose name an earlier tag of the game has (`tag` has a valid name); remembers the
+    /// first tag of each name.
+    fn check_duplicate_tag(&mut self, tag: &Tag) {
+        let name = tag.name(self.src);
+        let Some(&first) = self.first_tags.get(name) else {
+            self.first_tags.insert(name, tag.range);
+            return;
+        };
+        let shown = excerpt(name);
+        self.push(
+            Diagnostic::new(
+                Code::DuplicateTag,
+                tag.range,
+                format!("the tag {shown} appears twice in this game"),
+            )
+            .with_related(first, format!("first {shown} tag")),
+        );
+    }
+
     fn check_tag(
         &mut self,
         tag: &Tag,
@@ -352,7 +382,7 @@ impl<'a> Parser<'a> {
             [value] => self.check_tag_string(*value),
         }
         if let Some(extra) = extra {
-            let text = self.text(extra);
+            let text = self.quoted(extra);
             self.error(
                 Code::MalformedTag,
                 extra,
@@ -363,7 +393,7 @@ impl<'a> Parser<'a> {
         if !closed && !values.is_empty() && !string_open {
             let at = TextRange::new(tag.range.start, tag.range.end);
             let fix = TextEdit::new(TextRange::empty(tag.range.end), "]");
-            self.game.diagnostics.push(
+            self.push(
                 Diagnostic::new(
                     Code::MalformedTag,
                     at,
@@ -372,23 +402,6 @@ impl<'a> Parser<'a> {
                 .with_fix("Add ]", vec![fix]),
             );
         }
-    }
-
-    /// A tag whose name an earlier tag of the game has (`tag` has a valid name).
-    fn check_duplicate_tag(&mut self, tag: &Tag) {
-        let Some(first) = self.game.tags.iter().find(|t| self.same_text(t.name, tag.name)) else {
-            return;
-        };
-        let first = first.range;
-        let shown = excerpt(tag.name(self.src));
-        self.game.diagnostics.push(
-            Diagnostic::new(
-                Code::DuplicateTag,
-                tag.range,
-                format!("the tag {shown} appears twice in this game"),
-            )
-            .with_related(first, format!("first {shown} tag")),
-        );
     }
 
     fn check_tag_string(&mut self, r: TextRange) {
@@ -409,13 +422,13 @@ impl<'a> Parser<'a> {
         }
         if !closed {
             let fix = TextEdit::new(TextRange::empty(r.end), "\"");
-            self.game.diagnostics.push(
+            self.push(
                 Diagnostic::new(Code::UnterminatedString, r, "string without its closing quote")
                     .with_fix("Add the closing quote", vec![fix]),
             );
         } else if stray_quote {
             let escaped = super::tree::escape_string(inner);
-            self.game.diagnostics.push(
+            self.push(
                 Diagnostic::new(
                     Code::MalformedTag,
                     r,
@@ -533,15 +546,17 @@ impl<'a> Parser<'a> {
             TokenKind::LineComment => self.push_node(NodeKind::LineComment, t.range),
             TokenKind::Escape => self.push_node(NodeKind::Escape, t.range),
             TokenKind::LParen => {
-                let moves_before = self.open.last().map_or(self.top_moves, |v| v.moves);
-                if moves_before == 0 {
+                let (moves_before, inside_misplaced) =
+                    self.open.last().map_or((self.top_moves, false), |v| (v.moves, v.misplaced));
+                let misplaced = moves_before == 0;
+                if misplaced && !inside_misplaced {
                     self.error(
                         Code::UnexpectedToken,
                         t.range,
                         "variation before the first move: a variation replaces the move before it",
                     );
                 }
-                self.open.push(OpenVariation { node: self.game.nodes.len(), moves: 0 });
+                self.open.push(OpenVariation { node: self.game.nodes.len(), moves: 0, misplaced });
                 self.push_node(NodeKind::VariationStart, t.range);
             }
             TokenKind::RParen => match self.open.pop() {
@@ -550,7 +565,7 @@ impl<'a> Parser<'a> {
                         let start = self.game.nodes[v.node].range.start;
                         let range = TextRange::new(start, t.range.end);
                         let fix = TextEdit::new(range, "");
-                        self.game.diagnostics.push(
+                        self.push(
                             Diagnostic::new(Code::EmptyVariation, range, "empty variation")
                                 .with_fix("Remove the empty variation", vec![fix]),
                         );
@@ -561,13 +576,13 @@ impl<'a> Parser<'a> {
             },
             TokenKind::Result => {
                 if !self.open.is_empty() {
-                    self.result_in_variation =
-                        Some((self.game.nodes.len(), self.game.diagnostics.len()));
-                    self.error(
+                    let (node, diagnostic) = (self.game.nodes.len(), self.game.diagnostics.len());
+                    let reported = self.push(Diagnostic::new(
                         Code::UnexpectedToken,
                         t.range,
                         format!("termination marker {text} inside a variation"),
-                    );
+                    ));
+                    self.result_in_variation = Some((node, reported.then_some(diagnostic)));
                 } else if self.result_line_end.is_none() {
                     let rest = &self.src.as_bytes()[t.range.end as usize..];
                     let line_end = memchr::memchr(b'\n', rest)
@@ -576,7 +591,7 @@ impl<'a> Parser<'a> {
                 }
                 if matches!(text, "1/2" | "½-½") {
                     let fix = TextEdit::new(t.range, "1/2-1/2");
-                    self.game.diagnostics.push(
+                    self.push(
                         Diagnostic::new(
                             Code::NonStandardResult,
                             t.range,
@@ -683,7 +698,7 @@ impl<'a> Parser<'a> {
                 .or_else(|| self.game.tags.last().map(|t| t.range))
                 .unwrap_or(TextRange::empty(content_end));
             let fix = TextEdit::new(TextRange::empty(content_end), format!(" {marker}"));
-            self.game.diagnostics.push(
+            self.push(
                 Diagnostic::new(
                     Code::MissingResult,
                     anchor,
@@ -694,6 +709,8 @@ impl<'a> Parser<'a> {
         }
         self.game.len = end;
         self.check_line_lengths(end);
+        let summaries = std::mem::take(&mut self.limit).summaries();
+        self.game.diagnostics.extend(summaries);
         self.game
     }
 
@@ -711,7 +728,9 @@ impl<'a> Parser<'a> {
         });
         let close_at = match trailing_result {
             Some((node, diagnostic)) => {
-                self.game.diagnostics.remove(diagnostic);
+                if let Some(diagnostic) = diagnostic {
+                    self.game.diagnostics.remove(diagnostic);
+                }
                 self.result_line_end = Some(content_end);
                 self.game.nodes[node].range.start
             }
@@ -730,12 +749,10 @@ impl<'a> Parser<'a> {
             n => format!("{n} variations without their closing \")\""),
         };
         let fix = TextEdit::new(TextRange::empty(close_at), closing);
-        self.game.diagnostics.push(
-            Diagnostic::new(Code::UnclosedVariation, outermost, message).with_fix(
-                if count == 1 { "Close the variation" } else { "Close the variations" },
-                vec![fix],
-            ),
-        );
+        self.push(Diagnostic::new(Code::UnclosedVariation, outermost, message).with_fix(
+            if count == 1 { "Close the variation" } else { "Close the variations" },
+            vec![fix],
+        ));
         let end = Node { kind: NodeKind::VariationEnd, range: TextRange::empty(close_at) };
         self.game.nodes.splice(insert_at..insert_at, std::iter::repeat_n(end, count));
         self.open.clear();

@@ -82,6 +82,20 @@ pub fn escape_string(value: &str) -> String {
     out
 }
 
+/// The NAG a suffix annotation stands for (§8.2.3.8: `!` 1, `?` 2, `!!` 3, `??` 4, `!?` 5,
+/// `?!` 6; export format writes the NAG).
+pub fn suffix_nag(suffix: &str) -> Option<u8> {
+    Some(match suffix {
+        "!" => 1,
+        "?" => 2,
+        "!!" => 3,
+        "??" => 4,
+        "!?" => 5,
+        "?!" => 6,
+        _ => return None,
+    })
+}
+
 /// What a movetext node is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]

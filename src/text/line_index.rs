@@ -1,5 +1,6 @@
 //! Conversion between byte offsets and (line, column) positions, with columns counted in the
-//! unit a client asks for. Lines end at `\n`; a `\r` before it belongs to the line's end.
+//! unit a client asks for. Lines end at `\n`, `\r\n` or a lone `\r`, as in the language server
+//! protocol.
 
 use super::TextRange;
 
@@ -38,10 +39,12 @@ pub struct LineIndex {
 
 impl LineIndex {
     pub fn new(text: &str) -> Self {
+        let bytes = text.as_bytes();
         let mut line_starts = vec![0];
-        line_starts.extend(
-            text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i as u32 + 1),
-        );
+        line_starts.extend(memchr::memchr2_iter(b'\n', b'\r', bytes).filter_map(|i| {
+            let crlf = bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n');
+            (!crlf).then_some(i as u32 + 1)
+        }));
         LineIndex { line_starts, len: text.len() as u32 }
     }
 
@@ -102,6 +105,17 @@ impl LineIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lone_carriage_returns_end_lines() {
+        let text = "e4\re5\r\nNf3";
+        let idx = LineIndex::new(text);
+        assert_eq!(idx.line_count(), 3);
+        let nf3 = text.find("Nf3").unwrap() as u32;
+        assert_eq!(idx.line_col(text, nf3, PositionEncoding::Utf8), LineCol { line: 2, col: 0 });
+        let e5 = idx.offset(text, LineCol { line: 1, col: 9 }, PositionEncoding::Utf8);
+        assert_eq!(&text[e5 as usize..e5 as usize + 2], "\r\n");
+    }
 
     #[test]
     fn columns_in_each_encoding() {

@@ -46,13 +46,17 @@ pub struct Client {
 impl Client {
     /// Start the server binary with `args`.
     pub fn spawn(binary: &str, args: &[&str]) -> Client {
-        let mut child = Command::new(binary)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start the server");
+        Client::start(Command::new(binary).args(args).stderr(Stdio::inherit()))
+    }
+
+    /// Start the server binary with debug logs written to `log`.
+    pub fn spawn_logging_to(binary: &str, log: std::fs::File) -> Client {
+        Client::start(Command::new(binary).env("PGN_LSP_LOG", "pgn_lsp=debug").stderr(log))
+    }
+
+    fn start(command: &mut Command) -> Client {
+        let mut child =
+            command.stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("start the server");
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
         let mut client = Client::connect(stdin, stdout);
@@ -80,9 +84,15 @@ impl Client {
 
     pub fn send(&mut self, message: &Value) {
         let body = serde_json::to_vec(message).expect("serialise");
+        let mut framed = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+        framed.extend_from_slice(&body);
+        self.send_raw(&framed);
+    }
+
+    /// Write `bytes` to the server as they are (headers included, or not).
+    pub fn send_raw(&mut self, bytes: &[u8]) {
         let stdin = self.stdin.as_mut().expect("stdin open");
-        write!(stdin, "Content-Length: {}\r\n\r\n", body.len()).expect("write header");
-        stdin.write_all(&body).expect("write body");
+        stdin.write_all(bytes).expect("write");
         stdin.flush().expect("flush");
     }
 

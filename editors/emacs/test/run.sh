@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Batch test of the Emacs + Eglot setup documented in editors/OTHER-EDITORS.md
+# Batch test of the Emacs + Eglot setup documented in README.md
 # against a real pgn-lsp binary: the snippet is extracted from the document,
 # a copy of editors/fixtures/illegal.pgn must get the illegal-move diagnostic,
 # saving messy.pgn must format it, and no server process may outlive Emacs.
@@ -13,7 +13,7 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo_root="$(cd "$here/../../.." && pwd)"
 fixtures="$repo_root/editors/fixtures"
-doc="$repo_root/editors/OTHER-EDITORS.md"
+doc="$repo_root/README.md"
 server="${PGN_LSP:-$repo_root/target/release/pgn-lsp}"
 
 # Emacs 29+ has Eglot built in; Debian bookworm's Emacs 28 needs elpa-eglot.
@@ -38,7 +38,7 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 cp "$fixtures/illegal.pgn" "$fixtures/messy.pgn" "$tmp/"
 
-# The documented snippet: the first ```elisp block of OTHER-EDITORS.md.
+# The documented snippet: the first ```elisp block of README.md.
 awk '/^```elisp$/ { inside = 1; next } inside && /^```$/ { exit } inside { print }' \
   "$doc" >"$tmp/snippet.el"
 if [ ! -s "$tmp/snippet.el" ]; then

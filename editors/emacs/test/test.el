@@ -1,5 +1,5 @@
 ;;; test.el --- batch test of the Eglot setup for pgn-lsp  -*- lexical-binding: t -*-
-;; Run by test/run.sh: loads the Emacs snippet of editors/OTHER-EDITORS.md
+;; Run by test/run.sh: loads the Emacs snippet of README.md
 ;; ($PGN_SNIPPET), opens copies of editors/fixtures/*.pgn in $PGN_TEST_DIR,
 ;; waits for the illegal-move diagnostic, checks format on save, then exits
 ;; (status 0 on success, 1 with a "FAIL:" line otherwise).

@@ -1,0 +1,162 @@
+//! Every input that once broke a property, replayed. `tests/regressions/<target>/<name>` holds
+//! an input exactly as the fuzz target `<target>` (or the property test of the same property)
+//! got it; each is run through that target's `run` again, and so are the fuzz targets' seeds.
+//! The tests below the replay state the bugs those inputs found in words, on the smallest text
+//! that shows each.
+
+mod common;
+
+#[allow(dead_code)]
+#[path = "invariants/mod.rs"]
+mod invariants;
+
+use std::path::Path;
+
+use invariants::{document, format, lossless, reparse, replay};
+use pgn_lsp::fmt::FormatOptions;
+use pgn_lsp::syntax::{Code, Diagnostic, parse_games};
+
+/// A property checked on raw bytes, as a fuzz target runs it.
+type Run = fn(&[u8]);
+
+/// The fuzz targets and the property each checks.
+const TARGETS: &[(&str, Run)] = &[
+    ("parse", lossless::run),
+    ("reparse", reparse::run),
+    ("format", format::run),
+    ("replay", replay::run),
+    ("document", document::run),
+];
+
+#[test]
+fn saved_inputs_hold_their_properties() {
+    assert!(replay_directory("tests/regressions") > 0, "no saved input");
+}
+
+/// The fuzz targets' seeds (`fuzz/corpus/<target>/`) hold the properties too, and every target
+/// has seeds.
+#[test]
+fn seeds_hold_their_properties() {
+    replay_directory("fuzz/corpus");
+    for (target, _) in TARGETS {
+        let seeds = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus").join(target);
+        assert!(seeds.read_dir().is_ok_and(|mut d| d.next().is_some()), "no seeds for {target}");
+    }
+}
+
+/// Run every file of `<dir>/<target>/` through the target's property; returns how many.
+fn replay_directory(dir: &str) -> usize {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut replayed = 0;
+    for entry in std::fs::read_dir(&root).unwrap_or_else(|e| panic!("{}: {e}", root.display())) {
+        let dir = entry.unwrap().path();
+        let target = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let Some((_, run)) = TARGETS.iter().find(|(name, _)| *name == target) else {
+            panic!("{} names no fuzz target", dir.display());
+        };
+        for file in std::fs::read_dir(&dir).unwrap() {
+            let path = file.unwrap().path();
+            let data = std::fs::read(&path).unwrap();
+            println!("{target}: {}", path.display());
+            run(&data);
+            replayed += 1;
+        }
+    }
+    replayed
+}
+
+/// UCI writes a capture without `x`: `f1a6` is `Bxa6`, a legal move to read leniently, not an
+/// illegal pawn move from f1.
+#[test]
+fn uci_and_long_algebraic_piece_captures_without_x_are_read() {
+    for (text, capture) in [
+        ("1. e4 d5 2. e4d5 Qxd5 3. b1c3 a6 4. f1a6 *", "f1a6"),
+        ("1. e4 d5 2. e4-d5 Qxd5 3. b1-c3 a6 4. f1-a6 *", "f1-a6"),
+    ] {
+        let found = common::diagnostics(text);
+        assert!(
+            !found.iter().any(|d| matches!(d.code, Code::IllegalMove | Code::AmbiguousMove)),
+            "{found:#?}"
+        );
+        let at = text.find(capture).unwrap() as u32;
+        let d = found.iter().find(|d| d.range.start == at).expect("a diagnostic at the capture");
+        assert_eq!(d.code, Code::NonCanonicalSan);
+        assert_eq!(d.fixes[0].edits[0].new_text, "Bxa6");
+    }
+}
+
+/// Reduced export format keeps only the Seven Tag Roster (§3.2.4), but a game from a FEN
+/// cannot lose it: its moves would be illegal from the standard position.
+#[test]
+fn reduced_export_keeps_the_start_position() {
+    let text = "[Event \"e\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R b K - 0 1\"]\n\
+                [Variant \"Standard\"]\n[Annotator \"x\"]\n\n1... Kd7 2. O-O *\n";
+    let options = FormatOptions { reduced: true, ..FormatOptions::default() };
+    format::check(&format::Case { options: options.clone(), text: text.to_owned() });
+    let output = pgn_lsp::fmt::format_text(text, &options);
+    for tag in
+        ["[SetUp \"1\"]", "[FEN \"4k3/8/8/8/8/8/8/4K2R b K - 0 1\"]", "[Variant \"Standard\"]"]
+    {
+        assert!(output.contains(tag), "{tag} lost: {output}");
+    }
+    assert!(!output.contains("Annotator"), "{output}");
+}
+
+/// Text that does not belong in a tag pair is quoted in the message only as an excerpt.
+#[test]
+fn stray_text_in_a_tag_pair_is_quoted_briefly() {
+    let text = format!("[Event {} \"x\"]\n\n1. e4 *\n", "ÿ".repeat(10_000));
+    let found = common::diagnostics(&text);
+    let d = found.iter().find(|d| d.code == Code::MalformedTag).expect("a malformed tag");
+    assert!(d.message.chars().count() < 80, "{}", d.message);
+    assert!(d.message.starts_with("unexpected \"ÿÿÿ"), "{}", d.message);
+}
+
+/// A game that loses its tag section (reduced export format drops tags outside the roster)
+/// must not run into the game before when that one stays open: kept with an unclosed comment,
+/// or without a termination marker.
+#[test]
+fn a_game_without_its_tags_does_not_join_an_open_game_before_it() {
+    let options =
+        FormatOptions { reduced: true, add_missing_tags: false, ..FormatOptions::default() };
+    for text in [
+        "[Event \"a\"]\n1. e4 { typing a comment\n\n[Foo \"b\"]\n1. d4 *\n",
+        "[Foo \"a\"]\n1. e4\n\n[Foo \"b\"]\n1. d4 *\n",
+        "1. e4 ( 1. d4\n\n[Foo \"b\"]\n1. c4 *\n",
+    ] {
+        format::check(&format::Case { options: options.clone(), text: text.to_owned() });
+        let output = pgn_lsp::fmt::format_text(text, &options);
+        assert_eq!(parse_games(&output).count(), 2, "{output:?}");
+    }
+}
+
+/// Variations nested before the first move of their line are one mistake, reported once: a
+/// million `(` used to give a million diagnostics (and minutes of rendering).
+#[test]
+fn nested_variations_before_the_first_move_are_reported_once() {
+    let text = format!("1. e4 {}", "(".repeat(1000));
+    let found = common::diagnostics(&text);
+    let count = |code| found.iter().filter(|d| d.code == code).count();
+    assert_eq!(count(Code::UnexpectedToken), 1, "{found:#?}");
+    assert_eq!(count(Code::UnclosedVariation), 1);
+}
+
+/// Garbage gives at most `MAX_PER_CODE` diagnostics of a code per game, then one that counts
+/// the rest, in the parser and in the chess replay alike.
+#[test]
+fn diagnostics_of_one_code_stop_at_the_limit_with_a_count_of_the_rest() {
+    use pgn_lsp::syntax::diagnostic::MAX_PER_CODE;
+    let over = MAX_PER_CODE as usize + 5;
+    let stray = format!("1. e4 {} *", ") ".repeat(over));
+    // Knights out and back in UCI: each move is legal and non-canonical.
+    let uci: String = (0..over / 4 + 1)
+        .map(|i| format!("{}. g1f3 g8f6 {}. f3g1 f6g8 ", 2 * i + 1, 2 * i + 2))
+        .collect();
+    for (text, code) in [(stray, Code::UnexpectedToken), (uci + "*", Code::NonCanonicalSan)] {
+        let found: Vec<Diagnostic> =
+            common::diagnostics(&text).into_iter().filter(|d| d.code == code).collect();
+        assert_eq!(found.len(), MAX_PER_CODE as usize + 1, "{code:?}");
+        let last = found.iter().max_by_key(|d| d.range.start).unwrap();
+        assert!(last.message.contains(" more "), "{}", last.message);
+    }
+}
