@@ -5,6 +5,7 @@ mod analysis;
 mod board;
 mod code_actions;
 mod formatting;
+mod game_list;
 pub mod guard;
 mod hover;
 mod nags;
