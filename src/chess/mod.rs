@@ -64,19 +64,32 @@ pub struct MoveVisit<'a> {
 /// A move written in SAN as this project exports it: shakmaty's SAN, except that pawn drops
 /// keep their `P` (`P@f6`, as lichess writes them; PGN itself has no drops).
 pub fn san_text(san: San) -> String {
-    match san {
-        San::Put { role: Role::Pawn, to } => format!("P@{to}"),
-        san => san.to_string(),
-    }
+    let mut text = String::with_capacity(8);
+    push_san(&mut text, san);
+    text
 }
 
 /// [`san_text`] with the check or mate sign.
 pub fn san_plus_text(san: SanPlus) -> String {
-    let mut text = san_text(san.san);
-    if let Some(suffix) = san.suffix {
-        text.push(suffix.char());
-    }
+    let mut text = String::with_capacity(8);
+    push_san_plus(&mut text, san);
     text
+}
+
+/// Append [`san_text`] to `out`.
+pub fn push_san(out: &mut String, san: San) {
+    if let San::Put { role: Role::Pawn, .. } = san {
+        out.push('P');
+    }
+    san.append_to_string(out);
+}
+
+/// Append [`san_plus_text`] to `out` (the formatter writes every move so, without allocating).
+pub fn push_san_plus(out: &mut String, san: SanPlus) {
+    push_san(out, san.san);
+    if let Some(suffix) = san.suffix {
+        out.push(suffix.char());
+    }
 }
 
 impl MoveVisit<'_> {
@@ -149,4 +162,31 @@ pub fn pass(pos: Position) -> Option<Position> {
 /// rules its Variant tag names; `None` when the game cannot be replayed (`analyze` says why).
 pub fn start_position(game: &Game, src: &str) -> Option<Position> {
     start::start_position(game, src, &mut Vec::new())
+}
+
+/// [`replay`] for a visitor that needs no positions: [`MoveVisit::before`] gives `None`, and the
+/// replay copies the position before a move only where a variation starts from it.
+pub fn replay_without_positions(game: &Game, src: &str, visit: &mut dyn FnMut(&MoveVisit<'_>)) {
+    let start = start::start_position(game, src, &mut Vec::new());
+    run(&mut replay::Replayer::new(game, src, visit, false), start);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn san_as_exported() {
+        let cases =
+            [("Nbd7", "Nbd7"), ("exd8=Q#", "exd8=Q#"), ("O-O-O+", "O-O-O+"), ("@f6", "P@f6")];
+        for (read, written) in cases {
+            let san: SanPlus = read.parse().unwrap();
+            assert_eq!(san_plus_text(san), written);
+            let mut out = String::from("1. ");
+            push_san_plus(&mut out, san);
+            assert_eq!(out, format!("1. {written}"));
+        }
+        let drop: San = "N@f3".parse().unwrap();
+        assert_eq!(san_text(drop), "N@f3");
+    }
 }

@@ -129,6 +129,8 @@ pub struct Replayer<'a, V> {
     pub diagnostics: Vec<Diagnostic>,
     limit: PerCodeLimit,
     visit: V,
+    /// Whether `visit` is shown the position before each move.
+    visit_positions: bool,
     /// Whether to keep the position before each move: a variation starts from it, and a
     /// visitor may ask for it. Without either, the replay does not copy positions.
     keep_before: bool,
@@ -146,6 +148,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
             diagnostics: Vec::new(),
             limit: PerCodeLimit::default(),
             visit,
+            visit_positions,
             keep_before: visit_positions || has_variations,
             canonical: Vec::with_capacity(16),
         }
@@ -324,7 +327,11 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
             depth,
             fullmove: line.fullmove,
             turn: line.turn,
-            before: line.before_last.as_deref().map(|p| p as &dyn ToVariant),
+            before: if self.visit_positions {
+                line.before_last.as_deref().map(|p| p as &dyn ToVariant)
+            } else {
+                None
+            },
             played,
         });
         line.advance();

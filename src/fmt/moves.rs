@@ -20,7 +20,7 @@ pub(crate) struct MoveFact {
 /// The facts of every move node, indexed like `game.nodes` (`None` for other nodes).
 pub(crate) fn move_facts(game: &Game, src: &str) -> Vec<Option<MoveFact>> {
     let mut facts: Vec<Option<MoveFact>> = vec![None; game.nodes.len()];
-    chess::replay(game, src, &mut |visit| {
+    chess::replay_without_positions(game, src, &mut |visit| {
         if let Some(slot) = facts.get_mut(visit.node) {
             *slot = Some(MoveFact {
                 fullmove: visit.fullmove,

@@ -172,9 +172,7 @@ impl<'s> Builder<'s, '_> {
             sep
         };
         match &fact.san {
-            Some(san) => {
-                self.doc.push_written(san_sep, |out| out.push_str(&chess::san_plus_text(*san)))
-            }
+            Some(san) => self.doc.push_written(san_sep, |out| chess::push_san_plus(out, *san)),
             None => self.doc.push(san_sep, text),
         }
         self.after_move = true;

@@ -87,13 +87,17 @@ fn ordered<'g>(game: &'g Game, src: &str, options: &FormatOptions) -> Vec<TagLin
             }
         }
     }
-    // Stable: repeated tags keep their input order.
-    lines.sort_by(|a, b| {
-        let (a, b) = (a.name(src), b.name(src));
-        let rank = |name| roster_rank(name).unwrap_or(SEVEN_TAG_ROSTER.len());
-        (rank(a), a).cmp(&(rank(b), b))
-    });
-    lines
+    // Each line's place is worked out once, not at every comparison. Stable: repeated tags keep
+    // their input order.
+    let mut placed: Vec<(usize, &str, TagLine<'g>)> = lines
+        .into_iter()
+        .map(|line| {
+            let name = line.name(src);
+            (roster_rank(name).unwrap_or(SEVEN_TAG_ROSTER.len()), name, line)
+        })
+        .collect();
+    placed.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    placed.into_iter().map(|(_, _, line)| line).collect()
 }
 
 /// Write the tag section (with its empty line) of `game` to `out`; returns the notes that belong

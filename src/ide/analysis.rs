@@ -7,9 +7,10 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
+use super::game_list::{Entry, GameList};
 use super::guard;
 use crate::chess;
-use crate::syntax::{Diagnostic, Edit, Game, TextSource, parse_games, reparse};
+use crate::syntax::{Diagnostic, Edit, Game, GameStarts, TextSource, parse_games, reparse};
 use crate::text::TextRange;
 
 /// What is known about one game. Ranges are relative to the game's start.
@@ -22,7 +23,7 @@ pub struct GameAnalysis {
 }
 
 /// The number of severities (`Severity::Error` to `Severity::Hint`).
-const SEVERITIES: usize = 4;
+pub(crate) const SEVERITIES: usize = 4;
 
 /// The diagnostics of a document to show, when at most so many can be, game by game.
 #[derive(Debug)]
@@ -64,31 +65,10 @@ impl GameAnalysis {
     }
 }
 
-/// A game in the document's list: its analysis, with its length and its number of diagnostics
-/// of each severity copied inline, so that the scans over thousands of games that every edit
-/// and every publish make read one array instead of following a pointer per game.
-#[derive(Clone, Debug)]
-struct Entry {
-    len: u32,
-    /// Indexed by `Severity as usize`.
-    severity_counts: [u32; SEVERITIES],
-    analysis: Arc<GameAnalysis>,
-}
-
-impl Entry {
-    fn new(analysis: GameAnalysis) -> Entry {
-        let mut severity_counts = [0; SEVERITIES];
-        for d in &analysis.diagnostics {
-            severity_counts[d.severity as usize] += 1;
-        }
-        Entry { len: analysis.len, severity_counts, analysis: Arc::new(analysis) }
-    }
-}
-
 /// The analysis of a whole document. Cloning it is cheap (a snapshot for a read request).
 #[derive(Clone, Debug, Default)]
 pub struct DocumentAnalysis {
-    games: Arc<Vec<Entry>>,
+    games: Arc<GameList>,
 }
 
 impl DocumentAnalysis {
@@ -102,19 +82,25 @@ impl DocumentAnalysis {
             })
             .collect();
         games.par_sort_unstable_by_key(|&(start, _)| start);
-        DocumentAnalysis { games: Arc::new(games.into_iter().map(|(_, g)| g).collect()) }
+        DocumentAnalysis {
+            games: Arc::new(GameList::new(games.into_iter().map(|(_, g)| g).collect())),
+        }
     }
 
     /// Bring the analysis up to date after `edit`; `new_text` is the whole text after it.
     pub fn apply_edit(&mut self, new_text: &dyn TextSource, edit: Edit) {
-        let lens: Vec<u32> = self.games.iter().map(|g| g.len).collect();
-        let splice = reparse(&lens, new_text, edit);
+        let splice = reparse(&*self.games, new_text, edit);
         let removed = splice.first..splice.first + splice.removed;
         // Reparsed games that end before the edit and kept their length kept their text, so
         // they keep their analysis (the game before the edited one, usually).
-        let mut start = lens[..splice.first].iter().sum::<u32>();
+        let mut start = if splice.first < self.games.count() {
+            self.games.start(splice.first)
+        } else {
+            self.games.len()
+        };
         let mut kept = 0;
-        for (game, old) in splice.inserted.iter().zip(&self.games[removed.clone()]) {
+        let old_games = self.games.iter_from(start).take(removed.len());
+        for (game, (_, old)) in splice.inserted.iter().zip(old_games) {
             if game.len != old.len || start + game.len > edit.old_start {
                 break;
             }
@@ -140,43 +126,37 @@ impl DocumentAnalysis {
 
     /// The games with their start offsets, in order.
     pub fn games(&self) -> impl Iterator<Item = (u32, &Arc<GameAnalysis>)> {
-        self.games.iter().scan(0u32, |at, entry| {
-            let start = *at;
-            *at += entry.len;
-            Some((start, &entry.analysis))
-        })
+        self.games.iter().map(|(start, entry)| (start, &entry.analysis))
     }
 
     pub fn game_count(&self) -> usize {
-        self.games.len()
+        self.games.count()
     }
 
     /// The length of the analysed text.
     pub fn len(&self) -> u32 {
-        self.games.iter().map(|g| g.len).sum()
+        self.games.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.games.is_empty()
+        self.games.count() == 0
     }
 
     /// The game holding `offset` (the last game for the end of the text), with its start.
     pub fn game_at(&self, offset: u32) -> Option<(u32, &Arc<GameAnalysis>)> {
-        let count = self.games.len();
-        self.games().enumerate().find_map(|(i, (start, game))| {
-            (offset < start + game.len || i + 1 == count).then_some((start, game))
-        })
+        self.games_in(TextRange::empty(offset)).next()
     }
 
     /// The games that overlap `range` (for an empty range, the game holding it), with their
     /// starts.
     pub fn games_in(&self, range: TextRange) -> impl Iterator<Item = (u32, &Arc<GameAnalysis>)> {
-        let at = self.game_at(range.start).map(|(start, _)| start);
-        self.games().skip_while(move |&(start, _)| Some(start) != at).take_while(
-            move |&(start, game)| {
-                Some(start) == at || TextRange::new(start, start + game.len).intersects(range)
-            },
-        )
+        self.games
+            .iter_from(range.start)
+            .enumerate()
+            .take_while(move |&(i, (start, entry))| {
+                i == 0 || TextRange::new(start, start + entry.len).intersects(range)
+            })
+            .map(|(_, (start, entry))| (start, &entry.analysis))
     }
 
     /// At most `limit` diagnostics of the document: the most severe first (errors, then
@@ -186,8 +166,8 @@ impl DocumentAnalysis {
     /// none of the chosen ones are skipped by their counts.
     pub fn diagnostics(&self, limit: usize) -> SelectedDiagnostics {
         let mut totals = [0usize; SEVERITIES];
-        for entry in self.games.iter() {
-            for (total, &count) in totals.iter_mut().zip(&entry.severity_counts) {
+        for (_, chunk) in self.games.chunks() {
+            for (total, &count) in totals.iter_mut().zip(&chunk.severity_counts) {
                 *total += count as usize;
             }
         }
@@ -200,30 +180,39 @@ impl DocumentAnalysis {
             }
             left -= total;
         }
+        // Whether games with these counts hold a chosen diagnostic.
+        let holds_chosen = |counts: &[u32; SEVERITIES], quota: usize| {
+            let more_severe: u32 = counts[..cutoff].iter().sum();
+            let at_cutoff = counts.get(cutoff).copied().unwrap_or(0);
+            more_severe > 0 || (quota > 0 && at_cutoff > 0)
+        };
         let mut omitted: usize = totals.iter().sum();
         let mut games = Vec::new();
-        let mut start = 0u32;
-        for entry in self.games.iter() {
-            let game = &entry.analysis;
-            let game_start = start;
-            start += entry.len;
-            let more_severe: u32 = entry.severity_counts[..cutoff].iter().sum();
-            let at_cutoff = entry.severity_counts.get(cutoff).copied().unwrap_or(0);
-            if more_severe == 0 && (quota == 0 || at_cutoff == 0) {
+        for (chunk_start, chunk) in self.games.chunks() {
+            if !holds_chosen(&chunk.severity_counts, quota) {
                 continue;
             }
-            let mut chosen = Vec::new();
-            for (i, d) in game.diagnostics.iter().enumerate() {
-                let severity = d.severity as usize;
-                if severity == cutoff && quota > 0 {
-                    quota -= 1;
-                } else if severity >= cutoff {
+            let mut start = chunk_start;
+            for entry in &chunk.entries {
+                let game_start = start;
+                start += entry.len;
+                if !holds_chosen(&entry.severity_counts, quota) {
                     continue;
                 }
-                chosen.push(i);
+                let game = &entry.analysis;
+                let mut chosen = Vec::new();
+                for (i, d) in game.diagnostics.iter().enumerate() {
+                    let severity = d.severity as usize;
+                    if severity == cutoff && quota > 0 {
+                        quota -= 1;
+                    } else if severity >= cutoff {
+                        continue;
+                    }
+                    chosen.push(i);
+                }
+                omitted -= chosen.len();
+                games.push(SelectedGame { start: game_start, game: Arc::clone(game), chosen });
             }
-            omitted -= chosen.len();
-            games.push(SelectedGame { start: game_start, game: Arc::clone(game), chosen });
         }
         SelectedDiagnostics { games, omitted }
     }
@@ -295,5 +284,40 @@ mod tests {
         let fresh = DocumentAnalysis::new(&new);
         assert!(a.games().map(|(_, g)| g).eq(fresh.games().map(|(_, g)| g)));
         assert!(Arc::ptr_eq(&untouched, a.games().next().unwrap().1));
+    }
+
+    #[test]
+    fn edits_in_a_document_of_many_chunks_match_a_fresh_analysis() {
+        let game = |i: usize| format!("[Event \"{i}\"]\n\n1. e4 e5 2. Ke3 *\n\n");
+        let mut text: String = (0..300).map(game).collect();
+        let mut a = DocumentAnalysis::new(&text);
+        // A new game, a game removed, a game split and two joined, from the start to the end.
+        let edits: [(usize, &str, &str); 5] = [
+            (0, "", "1. d4 *\n\n"),
+            (text.len() / 3, "", "{ unclosed "),
+            (text.len() / 2, "1. e4", "1. e4 *\n\n[Event \"x\"]\n\n1. c4"),
+            (2 * text.len() / 3, "*", ""),
+            (text.len(), "", "\n1. f4 *\n"),
+        ];
+        for (near, old, new) in edits {
+            let at = text[..near].rfind(old).filter(|_| !old.is_empty()).unwrap_or(near);
+            let edit = Edit {
+                old_start: at as u32,
+                old_end: (at + old.len()) as u32,
+                inserted_len: new.len() as u32,
+            };
+            text.replace_range(at..at + old.len(), new);
+            a.apply_edit(&text.as_str(), edit);
+            let fresh = DocumentAnalysis::new(&text);
+            assert!(a.games().eq(fresh.games()), "after {old:?} -> {new:?} at {at}");
+            assert_eq!((a.len(), a.game_count()), (fresh.len(), fresh.game_count()));
+            for offset in (0..=text.len() as u32).step_by(97) {
+                assert_eq!(a.game_at(offset), fresh.game_at(offset), "offset {offset}");
+            }
+            let all = |a: &DocumentAnalysis| a.diagnostics(usize::MAX).diagnostics();
+            assert_eq!(all(&a), all(&fresh));
+            let some = |a: &DocumentAnalysis| a.diagnostics(250).diagnostics();
+            assert_eq!(some(&a), some(&fresh));
+        }
     }
 }

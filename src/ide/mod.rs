@@ -7,6 +7,7 @@ mod board;
 mod board_svg;
 mod code_actions;
 mod formatting;
+mod game_list;
 pub mod guard;
 mod hover;
 mod moves;

@@ -71,22 +71,67 @@ pub struct Edit {
 /// How much text the window reads at first and at least at each growth.
 const WINDOW_CHUNK: usize = 16 * 1024;
 
-/// Reparse after `edit` of a text whose games had lengths `old_lens`; `new_text` is the whole
-/// text after the edit.
-pub fn reparse(old_lens: &[u32], new_text: &dyn TextSource, edit: Edit) -> Splice {
-    // Start of each old game, and the index of the game holding the edit.
-    let mut starts = Vec::with_capacity(old_lens.len());
-    let mut at = 0u32;
-    for &len in old_lens {
-        starts.push(at);
-        at += len;
+/// Where the games of a text start, as [`reparse`] asks: the document keeps its games in a
+/// structure that answers in logarithmic time; [`GameOffsets`] answers from a list of lengths.
+pub trait GameStarts {
+    /// The number of games.
+    fn count(&self) -> usize;
+
+    /// The start of game `index` (`index < count()`).
+    fn start(&self, index: usize) -> u32;
+
+    /// The index of the last game that starts at or before `offset` (0 when there is none).
+    fn index_at(&self, offset: u32) -> usize;
+
+    /// The index of the game that starts exactly at `offset`, if one does.
+    fn index_starting_at(&self, offset: u32) -> Option<usize> {
+        let index = self.index_at(offset);
+        (index < self.count() && self.start(index) == offset).then_some(index)
     }
-    let edited = starts.partition_point(|&s| s <= edit.old_start).saturating_sub(1);
+}
+
+/// The starts of games given by their lengths.
+#[derive(Debug)]
+pub struct GameOffsets(Vec<u32>);
+
+impl GameOffsets {
+    pub fn from_lens(lens: &[u32]) -> Self {
+        let mut at = 0u32;
+        GameOffsets(
+            lens.iter()
+                .map(|&len| {
+                    let start = at;
+                    at += len;
+                    start
+                })
+                .collect(),
+        )
+    }
+}
+
+impl GameStarts for GameOffsets {
+    fn count(&self) -> usize {
+        self.0.len()
+    }
+
+    fn start(&self, index: usize) -> u32 {
+        self.0[index]
+    }
+
+    fn index_at(&self, offset: u32) -> usize {
+        self.0.partition_point(|&s| s <= offset).saturating_sub(1)
+    }
+}
+
+/// Reparse after `edit` of a text whose games started at `old`; `new_text` is the whole text
+/// after the edit.
+pub fn reparse(old: &dyn GameStarts, new_text: &dyn TextSource, edit: Edit) -> Splice {
+    let edited = old.index_at(edit.old_start);
     let first = edited.saturating_sub(1);
     let new_edit_end = edit.old_start as i64 + edit.inserted_len as i64;
     let delta = edit.inserted_len as i64 - (edit.old_end as i64 - edit.old_start as i64);
 
-    let origin = starts.get(first).copied().unwrap_or(0) as usize;
+    let origin = if old.count() > 0 { old.start(first) as usize } else { 0 };
     let mut window = Window { source: new_text, origin, text: String::new() };
     // `pos` is where the next game starts, relative to `origin`.
     let mut pos = 0usize;
@@ -107,7 +152,7 @@ pub fn reparse(old_lens: &[u32], new_text: &dyn TextSource, edit: Edit) -> Splic
         if new_pos >= new_edit_end && new_pos > edit.old_start as i64 {
             let old_pos = new_pos - delta;
             if old_pos >= edit.old_end as i64
-                && let Ok(j) = starts.binary_search(&(old_pos as u32))
+                && let Some(j) = old.index_starting_at(old_pos as u32)
                 && j > first
             {
                 window.text.truncate(pos);
@@ -116,7 +161,7 @@ pub fn reparse(old_lens: &[u32], new_text: &dyn TextSource, edit: Edit) -> Splic
         }
     }
     window.text.truncate(pos);
-    Splice { first, removed: old_lens.len() - first, inserted, text: window.text }
+    Splice { first, removed: old.count() - first, inserted, text: window.text }
 }
 
 /// Parse the game that starts at `start` (a game boundary) exactly as a parse of the whole
@@ -196,7 +241,7 @@ mod tests {
             old_end: range.end as u32,
             inserted_len: insert.len() as u32,
         };
-        let splice = reparse(&old_lens, &source, edit);
+        let splice = reparse(&GameOffsets::from_lens(&old_lens), &source, edit);
         let mut spliced = old_lens.clone();
         spliced.splice(
             splice.first..splice.first + splice.removed,

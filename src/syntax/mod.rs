@@ -2,13 +2,14 @@
 //! incremental reparse and the diagnostics model. Knows nothing of chess rules, LSP or IO.
 
 pub mod diagnostic;
+mod first_tags;
 mod incremental;
 mod lexer;
 mod parser;
 mod tree;
 
 pub use diagnostic::{Code, Diagnostic, Fix, Related, Severity, excerpt};
-pub use incremental::{Edit, Splice, TextSource, parse_game_at, reparse};
+pub use incremental::{Edit, GameOffsets, GameStarts, Splice, TextSource, parse_game_at, reparse};
 pub use lexer::{Lexer, Token, TokenKind, is_tag_line, lex};
 pub use parser::{parse_game, parse_games};
 pub use tree::{

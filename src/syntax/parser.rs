@@ -11,9 +11,8 @@
 //!
 //! Games begin at the start of their first line when only blanks stand before it there.
 
-use std::collections::HashMap;
-
 use super::diagnostic::{Code, Diagnostic, PerCodeLimit, excerpt};
+use super::first_tags::FirstTags;
 use super::lexer::{Token, TokenKind, at_line_start, is_tag_line, next_token};
 use super::tree::{Game, Node, NodeKind, Tag, TagSectionNote};
 use crate::text::{TextEdit, TextRange};
@@ -72,9 +71,8 @@ struct Parser<'a> {
     /// Moves at the top level so far.
     top_moves: u32,
     limit: PerCodeLimit,
-    /// The range of the first tag pair of each name so far (found without scanning the tags:
-    /// a game may have ten thousand).
-    first_tags: HashMap<&'a str, TextRange>,
+    /// The range of the first tag pair of each name so far.
+    first_tags: FirstTags<'a>,
 }
 
 enum Step {
@@ -106,7 +104,7 @@ impl<'a> Parser<'a> {
             result_in_variation: None,
             top_moves: 0,
             limit: PerCodeLimit::default(),
-            first_tags: HashMap::new(),
+            first_tags: FirstTags::default(),
         }
     }
 
@@ -241,7 +239,7 @@ impl<'a> Parser<'a> {
         let rest = rest.trim_start_matches([' ', '\t']);
         let name_len = rest.bytes().take_while(|c| c.is_ascii_alphanumeric() || *c == b'_').count();
         let name = &rest[..name_len];
-        self.first_tags.contains_key(name)
+        self.first_tags.contains(name)
     }
 
     fn tag_note(&mut self, tok: Token) {
@@ -329,7 +327,7 @@ impl<'a> Parser<'a> {
     /// first tag of each name.
     fn check_duplicate_tag(&mut self, tag: &Tag) {
         let name = tag.name(self.src);
-        let Some(&first) = self.first_tags.get(name) else {
+        let Some(first) = self.first_tags.get(name) else {
             self.first_tags.insert(name, tag.range);
             return;
         };

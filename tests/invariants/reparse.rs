@@ -4,7 +4,7 @@
 //! theirs, also when the new text is read a few bytes at a time (the reparse window grows).
 
 use arbitrary::Unstructured;
-use pgn_lsp::syntax::{self, Game, TextSource, parse_games, reparse};
+use pgn_lsp::syntax::{self, Game, GameOffsets, TextSource, parse_games, reparse};
 
 /// One edit: replace `delete` bytes at `at` by `insert`. Offsets are taken modulo the text's
 /// length and moved back to character boundaries when the edit is applied.
@@ -90,7 +90,11 @@ pub fn check(case: &Case) {
             old_end: range.end as u32,
             inserted_len: edit.insert.len() as u32,
         };
-        let splice = reparse(&lens, &Chunked { text: &text, step: case.read_step }, change);
+        let splice = reparse(
+            &GameOffsets::from_lens(&lens),
+            &Chunked { text: &text, step: case.read_step },
+            change,
+        );
         let end = splice.first + splice.removed;
         assert!(end <= games.len(), "splice {}..{end} past {} games", splice.first, games.len());
         let from: u32 = games[..splice.first].iter().map(|g| g.len).sum();
