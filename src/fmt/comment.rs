@@ -8,6 +8,9 @@
 //! padding inside the braces is made one space and CRLF line ends become LF.
 
 use std::borrow::Cow;
+use std::sync::LazyLock;
+
+use memchr::memmem::Finder;
 
 use super::doc::{Doc, Sep};
 use crate::syntax::is_tag_line;
@@ -56,6 +59,31 @@ pub(crate) fn push<'s>(doc: &mut Doc<'s>, sep: Sep, body: &'s str, reflow: bool)
         return;
     }
     doc.push(sep, "{");
+    match single_spaced(body) {
+        Some(run) => doc.push_run(Sep::Tie, run),
+        None => push_words(doc, body),
+    }
+    doc.push(Sep::Tie, "}");
+}
+
+/// The text of a comment as one run of words when re-flowing it is filling lines with its
+/// words as they stand: non-empty ASCII text (one byte a character) whose words are separated
+/// by single spaces and without `[`, so that no embedded command or line looking like a tag
+/// pair ties words together. The engine logs of computer chess archives are such comments.
+fn single_spaced(body: &str) -> Option<&str> {
+    static DOUBLE_SPACE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"  "));
+    let text = body.trim_ascii();
+    let bytes = text.as_bytes();
+    let plain = !text.is_empty()
+        && text.is_ascii()
+        && memchr::memchr3(b'\n', b'\r', b'\t', bytes).is_none()
+        && memchr::memchr3(b'[', b'\x0B', b'\x0C', bytes).is_none()
+        && DOUBLE_SPACE.find(bytes).is_none();
+    plain.then_some(text)
+}
+
+/// Append the words of comment text `body` one by one, tying those that must stay on a line.
+fn push_words<'s>(doc: &mut Doc<'s>, body: &'s str) {
     let mut words = words(body);
     let mut sep = Sep::Tie;
     let mut in_command = false;
@@ -67,7 +95,6 @@ pub(crate) fn push<'s>(doc: &mut Doc<'s>, sep: Sep, body: &'s str, reflow: bool)
         in_command = ends_inside_command(word, in_command);
         sep = Sep::Space;
     }
-    doc.push(Sep::Tie, "}");
 }
 
 /// The words of comment text: what `str::split_whitespace` gives (whitespace in the Unicode
@@ -177,6 +204,59 @@ mod tests {
         let out = printed("see [Event \"x\"] and [ Site \"y\"]", true, 5);
         for line in out.lines().skip(1) {
             assert!(!is_tag_line(line.as_bytes()), "{out}");
+        }
+    }
+
+    /// `body` as a comment after `before`, followed by `after` joined to it (`)`) and a word:
+    /// printed with the comment as a run of words, and word by word.
+    fn printed_both_ways(before: &str, body: &str, after: &str, max_width: usize) -> [String; 2] {
+        [true, false].map(|as_run| {
+            let mut doc = Doc::default();
+            doc.push(Sep::Space, before);
+            doc.push(Sep::Space, "{");
+            if as_run {
+                doc.push_run(Sep::Tie, single_spaced(body).expect("a single-spaced body"));
+            } else {
+                push_words(&mut doc, body);
+            }
+            doc.push(Sep::Tie, "}");
+            if !after.is_empty() {
+                doc.push(Sep::Join, after);
+            }
+            doc.push(Sep::Space, "Nf3");
+            let mut out = String::new();
+            print(&doc, max_width, &mut out);
+            out
+        })
+    }
+
+    #[test]
+    fn single_spaced_bodies_only_make_runs() {
+        assert_eq!(single_spaced(" d=27, pv=e4 e5, wv=0.37, "), Some("d=27, pv=e4 e5, wv=0.37,"));
+        assert_eq!(single_spaced("\n one two\n"), Some("one two"));
+        for body in ["", "  ", "a  b", "a\nb", "a\tb", "a\u{0B}b", "é", "[%clk 0:01]", "x [Event"]
+        {
+            assert_eq!(single_spaced(body), None, "{body:?}");
+        }
+    }
+
+    #[test]
+    fn a_run_breaks_where_words_would() {
+        let [run, words] = printed_both_ways("e4", "one two three four", ")", 12);
+        assert_eq!(run, "e4 { one two\nthree\nfour }) Nf3");
+        assert_eq!(run, words);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn runs_print_like_words(
+            before in "[a-z]{1,12}",
+            body in "[a-z=,.]{1,14}( [a-z=,.]{1,14}){0,12}",
+            after in proptest::sample::select(vec!["", ")", "))"]),
+            max_width in 1usize..40,
+        ) {
+            let [run, words] = printed_both_ways(&before, &body, after, max_width);
+            proptest::prop_assert_eq!(run, words);
         }
     }
 

@@ -18,16 +18,25 @@ pub(crate) enum Sep {
     Line,
 }
 
-/// One unbreakable word. A word kept verbatim (a comment whose text is kept as written) may
-/// span lines; the printer then counts its first and last lines.
+/// One unbreakable word, or a run of words (see `Doc::push_run`). A word kept verbatim (a
+/// comment whose text is kept as written) may span lines; the printer then counts its first and
+/// last lines.
 #[derive(Clone, Debug)]
 pub(crate) struct Word<'s> {
     pub sep: Sep,
     text: Text<'s>,
-    /// Printing characters on the word's first line.
+    /// Printing characters on the word's first line (of a run: in its first word).
     pub first_width: usize,
     /// Printing characters on its last line, when it has more than one.
     pub last_width: Option<usize>,
+}
+
+impl Word<'_> {
+    /// Whether a line may end inside the word: it spans lines, or it is a run of several words.
+    pub fn ends_unit(&self) -> bool {
+        self.last_width.is_some()
+            || matches!(self.text, Text::Run(run) if run.len() > self.first_width)
+    }
 }
 
 /// Where a word's text is: in the game's text (most words), or written into the document.
@@ -35,6 +44,10 @@ pub(crate) struct Word<'s> {
 enum Text<'s> {
     Borrowed(&'s str),
     Written(Range<usize>),
+    /// Words of the game's text separated by single spaces, each of which may become a line
+    /// break (a re-flowed comment that is single-spaced already): one entry instead of one per
+    /// word.
+    Run(&'s str),
 }
 
 /// A document: words, and the text written for those not taken from the game's text.
@@ -69,8 +82,16 @@ impl<'s> Doc<'s> {
         's: 'd,
     {
         match &word.text {
-            Text::Borrowed(text) => text,
+            Text::Borrowed(text) | Text::Run(text) => text,
             Text::Written(range) => &self.written[range.clone()],
+        }
+    }
+
+    /// The text of `word` when it is a run of words.
+    pub fn run_text(&self, word: &Word<'s>) -> Option<&'s str> {
+        match word.text {
+            Text::Run(run) => Some(run),
+            _ => None,
         }
     }
 
@@ -78,6 +99,23 @@ impl<'s> Doc<'s> {
     pub fn push(&mut self, sep: Sep, word: &'s str) {
         debug_assert!(!word.contains('\n'), "{word:?}");
         self.push_word(sep, Text::Borrowed(word), width(word), None);
+    }
+
+    /// Append a run of words: non-empty ASCII text of one line whose words are separated by
+    /// single spaces, any of which the printer may turn into a line break. The first word is
+    /// joined to what precedes by `sep`.
+    pub fn push_run(&mut self, sep: Sep, run: &'s str) {
+        debug_assert!(
+            !run.is_empty()
+                && run.is_ascii()
+                && !run.starts_with(' ')
+                && !run.ends_with(' ')
+                && !run.contains("  ")
+                && !run.bytes().any(|b| matches!(b, b'\t'..=b'\r')),
+            "{run:?}"
+        );
+        let first_width = memchr::memchr(b' ', run.as_bytes()).unwrap_or(run.len());
+        self.push_word(sep, Text::Run(run), first_width, None);
     }
 
     /// Append a word of one line written by `write` (move numbers, SAN, NAGs).
