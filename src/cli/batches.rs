@@ -49,30 +49,16 @@ where
     let mut next = Cursor { offset: 0, line: 0 };
     let segments: Vec<(usize, usize)> = cuts.windows(2).map(|cut| (cut[0], cut[1])).collect();
     for window in segments.chunks(workers * SEGMENTS_PER_WINDOW) {
-        // The line each segment starts on, counted from the line of the first.
-        let breaks: Vec<u32> =
-            window.par_iter().map(|&(start, end)| count_line_breaks(&text[start..end])).collect();
-        let mut start = next.moved_to(window[0].0, text);
-        let starts: Vec<Cursor> = window
-            .iter()
-            .zip(&breaks)
-            .map(|(&(offset, _), &n)| {
-                let segment_start = Cursor { offset, line: start.line };
-                start.line += n;
-                segment_start
-            })
-            .collect();
-        let parsed: Vec<Segment<R>> = window
-            .par_iter()
-            .zip(starts)
-            .map(|(&(_, end), start)| Segment::parse(text, start, end, &handle))
-            .collect();
-        for (segment, &(_, end)) in parsed.into_iter().zip(window) {
-            let segment = if segment.start == next.offset {
-                segment
-            } else {
-                // The cut was no game boundary: parse again from where the games really are.
-                Segment::parse(text, next, end, &handle)
+        // One worker parses the segments in order, each from where the one before ended, and
+        // needs no lines counted ahead.
+        let parsed = if workers > 1 { parse_window(text, window, next, &handle) } else { vec![] };
+        let mut parsed = parsed.into_iter();
+        for &(_, end) in window {
+            let segment = match parsed.next() {
+                Some(segment) if segment.start == next.offset => segment,
+                // The cut was no game boundary (or nothing was parsed ahead): parse from where
+                // the games really are.
+                _ => Segment::parse(text, next, end, &handle),
             };
             next = segment.end;
             if !segment.results.is_empty() {
@@ -81,6 +67,34 @@ where
         }
     }
     Ok(())
+}
+
+/// The segments of `window` parsed in parallel, the first starting at `next`, the others at
+/// their cuts (their first lines counted in parallel too).
+fn parse_window<R: Send>(
+    text: &str,
+    window: &[(usize, usize)],
+    next: Cursor,
+    handle: &(impl Fn(ParsedGame) -> R + Sync),
+) -> Vec<Segment<R>> {
+    // The line each segment starts on, counted from the line of the first.
+    let breaks: Vec<u32> =
+        window.par_iter().map(|&(start, end)| count_line_breaks(&text[start..end])).collect();
+    let mut start = next.moved_to(window[0].0, text);
+    let starts: Vec<Cursor> = window
+        .iter()
+        .zip(&breaks)
+        .map(|(&(offset, _), &n)| {
+            let segment_start = Cursor { offset, line: start.line };
+            start.line += n;
+            segment_start
+        })
+        .collect();
+    window
+        .par_iter()
+        .zip(starts)
+        .map(|(&(_, end), start)| Segment::parse(text, start, end, handle))
+        .collect()
 }
 
 /// An offset of the text and the 0-based line it is on.
@@ -213,7 +227,8 @@ mod tests {
     }
 
     /// Games, lines and order as a parse of the whole text gives them, also where segments are
-    /// cut inside a game (a blank line in a tag section) or a game spans several segments.
+    /// cut inside a game (a blank line in a tag section) or a game spans several segments; on
+    /// one worker (segments parsed in order) and on several (parsed ahead in parallel).
     #[test]
     fn segments_give_the_games_of_the_whole_text() {
         let mut text = String::new();
@@ -231,16 +246,21 @@ mod tests {
             expected.push((range, line));
             line += count_line_breaks(&text.as_str()[range]);
         }
-        let mut seen = Vec::new();
-        let done = for_each_batch(
-            &text,
-            |g| (g.range, g.first_line),
-            |results, _| {
-                seen.extend(results);
-                Ok::<(), ()>(())
-            },
-        );
-        assert_eq!(done, Ok(()));
-        assert_eq!(seen, expected);
+        for workers in [1, 2, 3] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(workers).build().unwrap();
+            let mut seen = Vec::new();
+            let done = pool.install(|| {
+                for_each_batch(
+                    &text,
+                    |g| (g.range, g.first_line),
+                    |results, _| {
+                        seen.extend(results);
+                        Ok::<(), ()>(())
+                    },
+                )
+            });
+            assert_eq!(done, Ok(()));
+            assert!(seen == expected, "{workers} workers");
+        }
     }
 }

@@ -4,8 +4,15 @@
 //! The fallback reads the whole file as Latin-1, one character per byte, even where some bytes
 //! would be valid UTF-8: that decoding is one-to-one, so writing the text back as Latin-1 gives
 //! the same bytes (`fmt` relies on it).
+//!
+//! A large file is read in pieces on all worker threads: copying it from the page cache and
+//! faulting in the memory for it cost as much as checking an engine archive's moves, and the
+//! workers would otherwise wait for it.
 
+use std::fs::File;
 use std::io::{self, Read};
+
+use rayon::prelude::*;
 
 /// How a source's bytes were decoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,11 +46,51 @@ pub fn read_source(path: &str) -> io::Result<Source> {
         io::stdin().read_to_end(&mut buf)?;
         buf
     } else {
-        std::fs::read(path)?
+        read_file(path)?
     };
     let name = if path == "-" { "<stdin>".to_owned() } else { path.to_owned() };
     let (text, encoding) = decode(bytes);
     Ok(Source { name, text, encoding })
+}
+
+/// Files from this size up are read in pieces in parallel (when there are several workers).
+const PARALLEL_READ_BYTES: u64 = 4 << 20;
+
+/// The bytes of the file at `path`.
+fn read_file(path: &str) -> io::Result<Vec<u8>> {
+    let mut file = File::open(path)?;
+    let len = file.metadata()?.len();
+    #[cfg(unix)]
+    if rayon::current_num_threads() > 1 && len >= PARALLEL_READ_BYTES {
+        return read_in_parallel(path, file, len);
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// The bytes of `file` (at `path`, `len` bytes long when opened), read in pieces on the
+/// workers; as they are at the end if the file grew or shrank meanwhile.
+#[cfg(unix)]
+fn read_in_parallel(path: &str, mut file: File, len: u64) -> io::Result<Vec<u8>> {
+    use std::os::unix::fs::FileExt;
+    let len = usize::try_from(len).map_err(io::Error::other)?;
+    let mut bytes = vec![0u8; len];
+    let piece = len.div_ceil(rayon::current_num_threads() * 4);
+    let read = bytes
+        .par_chunks_mut(piece)
+        .enumerate()
+        .try_for_each(|(i, chunk)| file.read_exact_at(chunk, (i * piece) as u64));
+    match read {
+        Ok(()) => {
+            // Bytes added since the length was taken.
+            io::Seek::seek(&mut file, io::SeekFrom::Start(len as u64))?;
+            file.read_to_end(&mut bytes)?;
+            Ok(bytes)
+        }
+        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => std::fs::read(path),
+        Err(e) => Err(e),
+    }
 }
 
 /// UTF-8 when the bytes are UTF-8, else Latin-1.
@@ -80,6 +127,19 @@ mod tests {
         assert_eq!(text, "{Ã©} {üß}");
         let Encoding::Latin1 { first_invalid } = encoding else { panic!("{encoding:?}") };
         assert_eq!(&text[first_invalid as usize..], "üß}");
+    }
+
+    #[test]
+    fn a_large_file_reads_the_same_on_any_number_of_workers() {
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        let len = PARALLEL_READ_BYTES as usize + 12_345;
+        let bytes: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+        io::Write::write_all(&mut file, &bytes).unwrap();
+        let path = file.path().to_str().unwrap();
+        for workers in [1, 2, 3] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(workers).build().unwrap();
+            assert!(pool.install(|| read_file(path)).unwrap() == bytes, "{workers} workers");
+        }
     }
 
     proptest::proptest! {
