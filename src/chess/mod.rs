@@ -59,6 +59,8 @@ pub struct MoveVisit<'a> {
     pub(crate) before: Option<&'a dyn ToVariant>,
     /// The move and its canonical SAN (with `+`/`#`) when it is legal.
     pub played: Option<(Move, SanPlus)>,
+    /// The move is legal and its text is its canonical SAN with its sign, byte for byte.
+    pub written_canonical: bool,
 }
 
 /// A move written in SAN as this project exports it: shakmaty's SAN, except that pawn drops

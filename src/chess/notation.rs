@@ -47,9 +47,15 @@ pub struct Written {
     pub leniency: Option<Leniency>,
 }
 
-/// Read the text of a `Move` node. `None` when it is no move in any accepted notation.
-pub fn read(text: &str) -> Option<Written> {
-    read_common_san(text.as_bytes()).or_else(|| read_any(text))
+/// Read the text of a `Move` node (`None` when it is no move in any accepted notation), and
+/// whether the text is SAN in the one spelling SAN has for what it reads (no disambiguation by
+/// both file and rank, no pawn letter, ...): read so, a move whose SAN is canonical is written
+/// exactly as its canonical text.
+pub fn read_spelled(text: &str) -> Option<(Written, bool)> {
+    match read_common_san(text.as_bytes()) {
+        Some(written) => Some((written, true)),
+        None => read_any(text).map(|written| (written, false)),
+    }
 }
 
 /// Standard SAN in the forms nearly every move is written in, read directly: castling, or a
@@ -114,7 +120,7 @@ fn rank_of(c: u8) -> Option<Rank> {
 }
 
 /// Read a move in any accepted notation: standard SAN by shakmaty, the import forms mapped to
-/// SAN first. Kept out of line: [`read`] runs for every move, this one rarely.
+/// SAN first. Kept out of line: [`read_spelled`] runs for every move, this one rarely.
 #[inline(never)]
 fn read_any(text: &str) -> Option<Written> {
     let (sp, leniency) = match SanPlus::from_ascii(text.as_bytes()) {
@@ -266,6 +272,10 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    fn read(text: &str) -> Option<Written> {
+        read_spelled(text).map(|(written, _)| written)
+    }
+
     fn lenient(text: &str) -> (String, Option<Leniency>) {
         let w = read(text).unwrap_or_else(|| panic!("{text} unread"));
         let sp = SanPlus { san: w.san, suffix: w.suffix };
@@ -329,6 +339,17 @@ mod tests {
         ) {
             if let Some(fast) = read_common_san(text.as_bytes()) {
                 prop_assert_eq!(Some(fast), read_any(&text), "{}", text);
+            }
+        }
+
+        /// Text read in SAN's one spelling is the text SAN writes for what was read.
+        #[test]
+        fn spelled_san_is_written_back_as_it_was(
+            text in "[NBRQKPOo0a-hx1-9=+#@-]{1,8}|[NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](=[NBRQKPnbrqk])?[+#]?"
+        ) {
+            if let Some((w, true)) = read_spelled(&text) {
+                let written = super::super::san_plus_text(SanPlus { san: w.san, suffix: w.suffix });
+                prop_assert_eq!(written, text);
             }
         }
     }

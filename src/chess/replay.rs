@@ -217,7 +217,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
             return self.on_null_move(i, depth, line);
         }
         let pos: &P = line.pos.as_deref().expect("checked above");
-        let Some(written) = notation::read(text) else {
+        let Some((written, spelled)) = notation::read_spelled(text) else {
             self.push(Diagnostic::new(
                 Code::InvalidSan,
                 node.range,
@@ -276,7 +276,8 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         } else {
             self.judge_notation(node.range, text, &written, how, canonical);
         }
-        self.visited(i, depth, line, Some((m, canonical)));
+        let written_canonical = as_written && spelled && written.suffix == canonical.suffix;
+        self.visited(i, depth, line, Some((m, canonical)), written_canonical);
         true
     }
 
@@ -295,7 +296,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         line.pos = (*pos).clone().pass().map(Box::new);
         line.in_check = line.pos.as_ref().is_some_and(|p| p.is_check());
         line.before_last = Some(pos);
-        self.visited(i, depth, line, None);
+        self.visited(i, depth, line, None, false);
         line.pos.is_some()
     }
 
@@ -303,14 +304,14 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
     /// replaces it starts from the position before it.
     fn break_line<P: ToVariant>(&mut self, i: usize, depth: u32, line: &mut Line<P>) -> bool {
         line.before_last = line.pos.take();
-        self.visited(i, depth, line, None);
+        self.visited(i, depth, line, None, false);
         false
     }
 
     /// A move in a line that is not judged (after an error, or with no start position).
     fn visit_unjudged<P: ToVariant>(&mut self, i: usize, depth: u32, line: &mut Line<P>) {
         line.before_last = None;
-        self.visited(i, depth, line, None);
+        self.visited(i, depth, line, None, false);
     }
 
     /// Tell the visitor about the move at node `i`, made from `line.before_last`, and move the
@@ -321,6 +322,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         depth: u32,
         line: &mut Line<P>,
         played: Option<(Move, SanPlus)>,
+        written_canonical: bool,
     ) {
         (self.visit)(&MoveVisit {
             node: i,
@@ -333,6 +335,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
                 None
             },
             played,
+            written_canonical,
         });
         line.advance();
     }

@@ -15,6 +15,8 @@ pub(crate) struct MoveFact {
     pub turn: Color,
     /// Canonical SAN with `+`/`#`; `None` for a move that is not legal, which is written as it is.
     pub san: Option<SanPlus>,
+    /// The move's text is its canonical SAN already (nearly every move): copied, not written.
+    pub written_canonical: bool,
 }
 
 /// The facts of every move node, indexed like `game.nodes` (`None` for other nodes).
@@ -26,6 +28,7 @@ pub(crate) fn move_facts(game: &Game, src: &str) -> Vec<Option<MoveFact>> {
                 fullmove: visit.fullmove,
                 turn: visit.turn,
                 san: visit.played.as_ref().map(|(_, san)| *san),
+                written_canonical: visit.written_canonical,
             });
         }
     });

@@ -172,8 +172,10 @@ impl<'s> Builder<'s, '_> {
             sep
         };
         match &fact.san {
-            Some(san) => self.doc.push_written(san_sep, |out| chess::push_san_plus(out, *san)),
-            None => self.doc.push(san_sep, text),
+            Some(san) if !fact.written_canonical => {
+                self.doc.push_written(san_sep, |out| chess::push_san_plus(out, *san))
+            }
+            _ => self.doc.push(san_sep, text),
         }
         self.after_move = true;
     }
