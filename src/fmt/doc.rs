@@ -1,7 +1,8 @@
 //! The document IR (DESIGN §5): a list of words, each with the separator that joins it to the
 //! word before. Words are unbreakable; only `Sep::Space` may become a line break. Most words
-//! are slices of the game's text; the others (move numbers, SAN, NAGs) are written into one
-//! string, so building a game's document allocates little.
+//! are slices of the game's text; the others (move numbers, SAN that differs from the text,
+//! NAGs) are written into one string, so building a game's document allocates little. A comment
+//! already single-spaced is one entry, a run of words, rather than one entry per word.
 
 use std::ops::Range;
 
