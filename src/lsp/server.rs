@@ -192,18 +192,11 @@ impl LanguageServer for Server {
     }
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
-        let doc = params.text_document;
-        self.documents.open(doc.uri.clone(), doc.text, doc.version);
-        self.mark_changed(doc.uri);
+        self.open_document(params);
     }
 
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
-        let doc = params.text_document;
-        if self.documents.change(&doc.uri, doc.version, params.content_changes, self.encoding()) {
-            self.mark_changed(doc.uri);
-        } else {
-            tracing::warn!("change for a document that is not open: {}", doc.uri);
-        }
+        self.change_document(params);
     }
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
@@ -344,6 +337,9 @@ impl LanguageServer for Server {
     ) -> Result<Option<SemanticTokensResult>> {
         let encoding = self.encoding();
         self.read_blocking(&params.text_document.uri, "semantic tokens", move |doc| {
+            if doc.rope.len_bytes() > outline::FULL_SEMANTIC_TOKENS_MAX_BYTES {
+                return None;
+            }
             let tokens = outline::semantic_tokens(doc, encoding, None);
             Some(SemanticTokensResult::Tokens(tokens))
         })
@@ -387,6 +383,30 @@ impl LanguageServer for Server {
             });
             Some(chains.collect())
         })
+    }
+}
+
+/// The document notifications that carry text, which the transport decodes itself and applies
+/// here directly (the `LanguageServer` methods do the same).
+impl Server {
+    /// Whether `initialize` was answered: from then on notifications are applied.
+    pub fn is_initialized(&self) -> bool {
+        self.publisher.get().is_some()
+    }
+
+    pub fn open_document(&self, params: DidOpenTextDocumentParams) {
+        let doc = params.text_document;
+        self.documents.open(doc.uri.clone(), doc.text, doc.version);
+        self.mark_changed(doc.uri);
+    }
+
+    pub fn change_document(&self, params: DidChangeTextDocumentParams) {
+        let doc = params.text_document;
+        if self.documents.change(&doc.uri, doc.version, params.content_changes, self.encoding()) {
+            self.mark_changed(doc.uri);
+        } else {
+            tracing::warn!("change for a document that is not open: {}", doc.uri);
+        }
     }
 }
 
