@@ -52,9 +52,11 @@ pub async fn serve(
     output: impl AsyncWrite + Unpin,
     shutdown: ShutdownFlag,
 ) {
-    let (service, socket) =
-        LspService::build(Server::new).custom_method(board::METHOD, Server::position).finish();
-    transport::serve(service, socket, input, output, shutdown).await;
+    let (notifier, notifications) = transport::notifier();
+    let (service, socket) = LspService::build(|_| Server::new(notifier))
+        .custom_method(board::METHOD, Server::position)
+        .finish();
+    transport::serve((service, socket, notifications), input, output, shutdown).await;
 }
 
 fn init_logging() {

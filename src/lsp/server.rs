@@ -6,9 +6,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use serde_json::Value;
+use tower_lsp::LanguageServer;
 use tower_lsp::jsonrpc::{Error, Result};
 use tower_lsp::lsp_types::*;
-use tower_lsp::{Client, LanguageServer};
 
 use super::board::{PositionParams, PositionResult, position_result};
 use super::convert::{encoding_kind, negotiate_encoding};
@@ -16,11 +16,12 @@ use super::documents::{Documents, Snapshot};
 use super::outline;
 use super::publisher::{Publisher, Sources};
 use super::settings::Settings;
+use super::transport::Notifier;
 use crate::ide::{self, guard};
 use crate::text::{PositionEncoding, TextRange};
 
 pub struct Server {
-    client: Client,
+    notifier: Notifier,
     documents: Arc<Documents>,
     /// Negotiated in `initialize`.
     encoding: OnceLock<PositionEncoding>,
@@ -30,9 +31,9 @@ pub struct Server {
 }
 
 impl Server {
-    pub fn new(client: Client) -> Self {
+    pub fn new(notifier: Notifier) -> Self {
         Server {
-            client,
+            notifier,
             documents: Arc::default(),
             encoding: OnceLock::new(),
             settings: Arc::default(),
@@ -138,7 +139,7 @@ impl LanguageServer for Server {
         let encoding = *self.encoding.get_or_init(|| negotiate_encoding(offered));
         self.publisher.get_or_init(|| {
             Publisher::spawn(Sources {
-                client: self.client.clone(),
+                notifier: self.notifier.clone(),
                 documents: Arc::clone(&self.documents),
                 settings: Arc::clone(&self.settings),
                 encoding,

@@ -13,7 +13,8 @@
 //! Each message runs up to its first `.await` before the next one is read, so notifications are
 //! applied, and requests take their snapshot, in the order the client sent them (§6.1); the rest
 //! of a request runs in a task of its own. One writer sends the responses and the server's own
-//! messages (diagnostics, logs), each as one buffered write.
+//! messages, each as one buffered write: its notifications (diagnostics), which the server
+//! encodes itself ([`Notifier`]), and what it sends through tower-lsp's `Client`.
 
 use std::future::poll_fn;
 use std::sync::Arc;
@@ -21,10 +22,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::task::Poll;
 
 use futures::{SinkExt, StreamExt};
+use serde::Serialize;
 use tokio::io::{AsyncRead, AsyncWrite, BufReader};
-use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+use tokio::sync::mpsc::{self, UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tower::Service;
 use tower_lsp::jsonrpc::{ErrorCode, Id, Request, Response};
+use tower_lsp::lsp_types::notification::Notification;
 use tower_lsp::{ClientSocket, Loopback, LspService};
 
 use super::framing::{self, Frame};
@@ -50,11 +53,42 @@ impl ShutdownFlag {
     }
 }
 
+/// How many encoded notifications may wait for the writer; a sender beyond that waits, so a
+/// client that reads slowly slows the publishing down (which then coalesces more edits).
+const NOTIFICATIONS_WAITING: usize = 4;
+
+/// The server's own notifications to the client, encoded by their sender from their typed
+/// params (no `serde_json::Value` in between) and written in the order they are sent.
+#[derive(Clone)]
+pub struct Notifier(mpsc::Sender<Vec<u8>>);
+
+/// What the writer reads from a [`Notifier`].
+pub struct Notifications(mpsc::Receiver<Vec<u8>>);
+
+pub fn notifier() -> (Notifier, Notifications) {
+    let (sender, receiver) = mpsc::channel(NOTIFICATIONS_WAITING);
+    (Notifier(sender), Notifications(receiver))
+}
+
+impl Notifier {
+    pub async fn notify<N: Notification>(&self, params: &N::Params) {
+        #[derive(Serialize)]
+        struct Message<'a, P> {
+            jsonrpc: &'static str,
+            method: &'static str,
+            params: &'a P,
+        }
+        let body = message::encode(&Message { jsonrpc: "2.0", method: N::METHOD, params });
+        if self.0.send(body).await.is_err() {
+            tracing::debug!("{} not sent: the output is closed", N::METHOD);
+        }
+    }
+}
+
 /// Serve `service` on `input`/`output` until `input` ends (or `exit` ends the process), then
 /// until the answers to the requests read are written.
 pub async fn serve(
-    service: LspService<Server>,
-    socket: ClientSocket,
+    (service, socket, notifications): (LspService<Server>, ClientSocket, Notifications),
     input: impl AsyncRead + Unpin,
     output: impl AsyncWrite + Unpin,
     shutdown: ShutdownFlag,
@@ -62,7 +96,8 @@ pub async fn serve(
     let (server_messages, client_responses) = Loopback::split(socket);
     let (responses, to_write) = unbounded_channel();
     let dispatcher = Dispatcher { service, client_responses, responses, shutdown };
-    tokio::join!(dispatcher.read(input), write(output, to_write, server_messages));
+    let writer = Writer { responses: to_write, notifications, server_messages };
+    tokio::join!(dispatcher.read(input), writer.write(output));
 }
 
 struct Dispatcher {
@@ -160,31 +195,43 @@ fn without_null_params(request: Request) -> Request {
     }
 }
 
-/// Write the responses and the server's own messages as they come, until no more responses can
-/// come (the input ended and every request read is answered) or the output fails.
-async fn write(
-    mut output: impl AsyncWrite + Unpin,
-    mut responses: UnboundedReceiver<Response>,
-    mut server_messages: <ClientSocket as Loopback>::RequestStream,
-) {
-    let mut server_messages_open = true;
-    loop {
-        let body = tokio::select! {
-            response = responses.recv() => match response {
-                Some(response) => message::encode(&response),
-                None => break,
-            },
-            request = server_messages.next(), if server_messages_open => match request {
-                Some(request) => message::encode(&request),
-                None => {
-                    server_messages_open = false;
-                    continue;
-                }
-            },
-        };
-        if let Err(e) = framing::write_frame(&mut output, &body).await {
-            tracing::warn!("cannot write to the client: {e}");
-            break;
+/// What the writer writes: responses, notifications and tower-lsp's server-to-client messages.
+struct Writer {
+    responses: UnboundedReceiver<Response>,
+    notifications: Notifications,
+    server_messages: <ClientSocket as Loopback>::RequestStream,
+}
+
+impl Writer {
+    /// Write the messages as they come, until no more responses can come (the input ended and
+    /// every request read is answered) or the output fails.
+    async fn write(mut self, mut output: impl AsyncWrite + Unpin) {
+        let (mut notifications_open, mut server_messages_open) = (true, true);
+        loop {
+            let body = tokio::select! {
+                response = self.responses.recv() => match response {
+                    Some(response) => message::encode(&response),
+                    None => break,
+                },
+                body = self.notifications.0.recv(), if notifications_open => match body {
+                    Some(body) => body,
+                    None => {
+                        notifications_open = false;
+                        continue;
+                    }
+                },
+                request = self.server_messages.next(), if server_messages_open => match request {
+                    Some(request) => message::encode(&request),
+                    None => {
+                        server_messages_open = false;
+                        continue;
+                    }
+                },
+            };
+            if let Err(e) = framing::write_frame(&mut output, &body).await {
+                tracing::warn!("cannot write to the client: {e}");
+                break;
+            }
         }
     }
 }
