@@ -1,29 +1,18 @@
 //! Hover fixtures: each `<|>` in a PGN file under `fixtures/ide/hover` is a cursor; the
 //! snapshot holds the hover at every cursor (the token it covers and its Markdown).
 
+#[path = "common/cursors.rs"]
+mod cursors;
+
+use cursors::{cursors, line_of};
 use pgn_lsp::ide::{DocumentAnalysis, hover};
-
-const CURSOR: &str = "<|>";
-
-/// The text without its cursor markers, and the byte offset of each cursor in it.
-fn cursors(marked: &str) -> (String, Vec<u32>) {
-    let mut text = String::new();
-    let mut offsets = Vec::new();
-    for (i, piece) in marked.split(CURSOR).enumerate() {
-        if i > 0 {
-            offsets.push(text.len() as u32);
-        }
-        text.push_str(piece);
-    }
-    (text, offsets)
-}
 
 fn check(marked: &str) -> String {
     let (text, offsets) = cursors(marked);
     let analysis = DocumentAnalysis::new(&text);
     let mut out = String::new();
     for offset in offsets {
-        let line = text[..offset as usize].matches('\n').count() + 1;
+        let line = line_of(&text, offset);
         out.push_str(&format!("── cursor at byte {offset} (line {line})\n"));
         match hover(&analysis, &text.as_str(), offset) {
             Some(h) => {

@@ -4,6 +4,7 @@
 mod analysis;
 mod board;
 mod code_actions;
+mod completion;
 mod formatting;
 pub mod guard;
 mod hover;
@@ -12,5 +13,6 @@ mod tags;
 
 pub use analysis::{DocumentAnalysis, GameAnalysis, SelectedDiagnostics, SelectedGame};
 pub use code_actions::{QuickFix, quick_fixes};
+pub use completion::{Completion, CompletionKind, Date, completions};
 pub use formatting::{Cancelled, format_edits};
 pub use hover::{Hover, hover};

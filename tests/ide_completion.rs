@@ -1,0 +1,59 @@
+//! Completion fixtures: each `<|>` in a PGN file under `fixtures/ide/completion` is a cursor;
+//! the snapshot holds the completions at every cursor, in the order they are offered, with
+//! the text each replaces and what it writes.
+
+#[path = "common/cursors.rs"]
+mod cursors;
+
+use cursors::{cursors, line_of};
+use pgn_lsp::ide::{Completion, CompletionKind, Date, DocumentAnalysis, completions};
+
+/// The date completion takes for today.
+const TODAY: Date = Date { year: 2026, month: 3, day: 1 };
+
+fn render(text: &str, item: &Completion) -> String {
+    let kind = match item.kind {
+        CompletionKind::Move => "move",
+        CompletionKind::Result => "result",
+        CompletionKind::Nag => "nag",
+        CompletionKind::TagName => "tag",
+        CompletionKind::TagValue => "value",
+    };
+    let replaced = &text[item.edit.range.to_usize()];
+    let mut line = format!("{kind} {} ({})", item.label, item.detail);
+    if item.edit.new_text != item.label || !replaced.is_empty() {
+        line += &format!(": `{replaced}` → `{}`", item.edit.new_text);
+    }
+    if item.snippet {
+        line += " [snippet]";
+    }
+    line
+}
+
+fn check(marked: &str) -> String {
+    let (text, offsets) = cursors(marked);
+    let analysis = DocumentAnalysis::new(&text);
+    let mut out = String::new();
+    for offset in offsets {
+        let line = line_of(&text, offset);
+        out += &format!("── cursor at byte {offset} (line {line})\n");
+        let items = completions(&analysis, &text.as_str(), offset, TODAY);
+        if items.is_empty() {
+            out += "no completions\n";
+        }
+        for item in &items {
+            out += &render(&text, item);
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn completion_fixtures() {
+    insta::glob!("fixtures/ide/completion/*.pgn", |path| {
+        let marked = std::fs::read_to_string(path).unwrap();
+        insta::assert_snapshot!(check(&marked));
+    });
+}
