@@ -88,12 +88,14 @@ fn ordered<'g>(game: &'g Game, src: &str, options: &FormatOptions) -> Vec<TagLin
         }
     }
     // Stable: repeated tags keep their input order.
-    lines.sort_by(|a, b| {
-        let (a, b) = (a.name(src), b.name(src));
-        let rank = |name| roster_rank(name).unwrap_or(SEVEN_TAG_ROSTER.len());
-        (rank(a), a).cmp(&(rank(b), b))
-    });
+    lines.sort_by(|a, b| export_order(a.name(src)).cmp(&export_order(b.name(src))));
     lines
+}
+
+/// The key tag names are sorted by in export format: the roster first, in its order, then the
+/// other names in ASCII order (§8.1.1). A stable sort keeps repeated tags in their input order.
+pub fn export_order(name: &str) -> (usize, &str) {
+    (roster_rank(name).unwrap_or(SEVEN_TAG_ROSTER.len()), name)
 }
 
 /// Write the tag section (with its empty line) of `game` to `out`; returns the notes that belong

@@ -9,10 +9,12 @@ mod formatting;
 pub mod guard;
 mod hover;
 mod nags;
+mod sort_games;
+mod sort_tags;
 mod tags;
 
 pub use analysis::{DocumentAnalysis, GameAnalysis, SelectedDiagnostics, SelectedGame};
-pub use code_actions::{QuickFix, quick_fixes};
+pub use code_actions::{ActionKind, CodeAction, code_actions};
 pub use completion::{Completion, CompletionKind, Date, completions};
 pub use formatting::{Cancelled, format_edits};
 pub use hover::{Hover, hover};

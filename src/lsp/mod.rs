@@ -4,6 +4,7 @@
 
 mod convert;
 mod documents;
+mod editing;
 mod exit;
 mod framing;
 mod publisher;
