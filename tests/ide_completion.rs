@@ -57,3 +57,39 @@ fn completion_fixtures() {
         insta::assert_snapshot!(check(&marked));
     });
 }
+
+/// A text that records how much of it is read.
+struct CountingText<'a> {
+    text: &'a str,
+    read: std::cell::Cell<usize>,
+}
+
+impl pgn_lsp::syntax::TextSource for CountingText<'_> {
+    fn len(&self) -> usize {
+        self.text.len()
+    }
+
+    fn read_into(&self, start: usize, end: usize, out: &mut String) {
+        let before = out.len();
+        self.text.read_into(start, end, out);
+        self.read.set(self.read.get() + out.len() - before);
+    }
+}
+
+#[test]
+fn completion_reads_only_the_game_at_the_cursor() {
+    let game = "[Event \"e\"]\n[Site \"?\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n\n";
+    let text = game.repeat(20_000);
+    let analysis = DocumentAnalysis::new(&text);
+    let cursor = text.len() / 2 / game.len() * game.len() + game.find("*").unwrap();
+    let counting = CountingText { text: &text, read: std::cell::Cell::new(0) };
+    let items = completions(&analysis, &counting, cursor as u32, TODAY);
+    assert!(items.iter().any(|i| i.label == "O-O"), "White castles after 3... a6");
+    // The game and the window read past it to find its end: far less than the document.
+    assert!(
+        counting.read.get() < 64 * 1024,
+        "{} bytes read of {}",
+        counting.read.get(),
+        text.len()
+    );
+}

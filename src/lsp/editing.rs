@@ -130,3 +130,42 @@ pub fn completion_list(
         .collect();
     lsp::CompletionList { is_incomplete: false, items }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn context(
+        only: Option<Vec<&'static str>>,
+        trigger: Option<lsp::CodeActionTriggerKind>,
+    ) -> lsp::CodeActionContext {
+        lsp::CodeActionContext {
+            diagnostics: Vec::new(),
+            only: only.map(|o| o.into_iter().map(CodeActionKind::from).collect()),
+            trigger_kind: trigger,
+        }
+    }
+
+    #[test]
+    fn only_names_kinds_and_their_sub_kinds() {
+        let source = context(Some(vec!["source"]), None);
+        assert!(wants(&source, ActionKind::SortTags) && wants(&source, ActionKind::FixAll));
+        assert!(!wants(&source, ActionKind::QuickFix));
+        let fix_all = context(Some(vec!["source.fixAll"]), None);
+        assert!(wants(&fix_all, ActionKind::FixAll) && !wants(&fix_all, ActionKind::SortGames));
+        // A prefix of a kind's name that is not a whole part of it does not count.
+        assert!(!wants(&context(Some(vec!["source.sort"]), None), ActionKind::SortTags));
+    }
+
+    #[test]
+    fn whole_document_actions_wait_for_the_user_to_ask() {
+        let automatic = context(None, Some(lsp::CodeActionTriggerKind::AUTOMATIC));
+        assert!(wants(&automatic, ActionKind::QuickFix) && wants(&automatic, ActionKind::SortTags));
+        assert!(
+            !wants(&automatic, ActionKind::FixAll) && !wants(&automatic, ActionKind::SortGames)
+        );
+        let invoked = context(None, Some(lsp::CodeActionTriggerKind::INVOKED));
+        assert!(wants(&invoked, ActionKind::SortGames));
+        assert!(wants(&context(None, None), ActionKind::FixAll));
+    }
+}
