@@ -21,8 +21,10 @@ use crate::text::{TextEdit, TextRange};
 /// What kind of action it is (the LSP layer names them: `quickfix`, `source.fixAll.pgn`, ...).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ActionKind {
-    /// A repair of the diagnostics it names (one, or all of one kind in the file).
+    /// A repair of the diagnostic it names (or of all move numbers of its game).
     QuickFix,
+    /// The repair of all the diagnostics of one kind in the file.
+    QuickFixAll,
     /// A rewrite that changes no meaning (a suffix annotation as its NAG).
     Rewrite,
     /// Every certain repair in the file.
@@ -55,7 +57,7 @@ pub fn code_actions(
 ) -> Vec<CodeAction> {
     let mut actions = Vec::new();
     if wanted(ActionKind::QuickFix) {
-        actions.extend(quick_fixes(analysis, range));
+        actions.extend(quick_fixes(analysis, range, wanted(ActionKind::QuickFixAll)));
     }
     if wanted(ActionKind::Rewrite) {
         actions.extend(suffixes_as_nags(analysis, text, range));
@@ -106,9 +108,9 @@ fn source_action(title: &str, kind: ActionKind, edit: TextEdit) -> CodeAction {
 }
 
 /// The repairs of the diagnostics that overlap or touch `range`: each of their fixes, then for
-/// a move number the renumbering of its whole game, then for each code with more than one
-/// fixable diagnostic in the file, all of them at once.
-fn quick_fixes(analysis: &DocumentAnalysis, range: TextRange) -> Vec<CodeAction> {
+/// a move number the renumbering of its whole game, then (with `of_file`) for each code with
+/// more than one fixable diagnostic in the file, all of them at once.
+fn quick_fixes(analysis: &DocumentAnalysis, range: TextRange, of_file: bool) -> Vec<CodeAction> {
     let mut actions = Vec::new();
     let mut codes = Vec::new();
     for (start, game) in analysis.games_in(range) {
@@ -135,7 +137,7 @@ fn quick_fixes(analysis: &DocumentAnalysis, range: TextRange) -> Vec<CodeAction>
                     actions.push(fix_together("Renumber the whole game".to_owned(), all));
                 }
             }
-            if !codes.contains(&diagnostic.code) {
+            if of_file && !codes.contains(&diagnostic.code) {
                 codes.push(diagnostic.code);
             }
         }
@@ -144,7 +146,9 @@ fn quick_fixes(analysis: &DocumentAnalysis, range: TextRange) -> Vec<CodeAction>
         let all: Vec<Diagnostic> = fixable(analysis).filter(|d| d.code == code).collect();
         if all.len() > 1 {
             let title = format!("Fix all {} {} problems in this file", all.len(), code.as_str());
-            actions.push(fix_together(title, all));
+            let mut action = fix_together(title, all);
+            action.kind = ActionKind::QuickFixAll;
+            actions.push(action);
         }
     }
     actions

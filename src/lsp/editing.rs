@@ -32,7 +32,7 @@ pub fn declared_kinds() -> Vec<CodeActionKind> {
 
 fn lsp_kind(kind: ActionKind) -> CodeActionKind {
     match kind {
-        ActionKind::QuickFix => CodeActionKind::QUICKFIX,
+        ActionKind::QuickFix | ActionKind::QuickFixAll => CodeActionKind::QUICKFIX,
         ActionKind::Rewrite => CodeActionKind::REFACTOR_REWRITE,
         ActionKind::FixAll => CodeActionKind::from(FIX_ALL),
         ActionKind::SortTags => CodeActionKind::from(SORT_TAGS),
@@ -43,8 +43,9 @@ fn lsp_kind(kind: ActionKind) -> CodeActionKind {
 
 /// Whether a request with this context asks for actions of `kind`. With `only`, the kinds it
 /// names and their sub-kinds (`source` covers `source.sortTags`). Without it, every kind,
-/// except that the actions over the whole document (fix all, sort games) wait for the user to
-/// ask (the client's automatic requests follow the cursor).
+/// except that the actions over the whole document (fix all, fix all of a kind, sort games)
+/// wait for the user to ask: the client's automatic requests follow the cursor, and in a large
+/// file these actions hold tens of thousands of edits.
 pub fn wants(context: &lsp::CodeActionContext, kind: ActionKind) -> bool {
     let name = lsp_kind(kind);
     match &context.only {
@@ -54,7 +55,11 @@ pub fn wants(context: &lsp::CodeActionContext, kind: ActionKind) -> bool {
         }),
         None => {
             let automatic = context.trigger_kind == Some(lsp::CodeActionTriggerKind::AUTOMATIC);
-            !(automatic && matches!(kind, ActionKind::FixAll | ActionKind::SortGames))
+            let whole_document = matches!(
+                kind,
+                ActionKind::FixAll | ActionKind::QuickFixAll | ActionKind::SortGames
+            );
+            !(automatic && whole_document)
         }
     }
 }
@@ -84,7 +89,8 @@ pub fn code_action(
             document_changes: Some(lsp::DocumentChanges::Edits(vec![edit])),
             ..lsp::WorkspaceEdit::default()
         }),
-        is_preferred: (action.kind == ActionKind::QuickFix).then_some(action.preferred),
+        is_preferred: matches!(action.kind, ActionKind::QuickFix | ActionKind::QuickFixAll)
+            .then_some(action.preferred),
         ..lsp::CodeAction::default()
     })
 }
