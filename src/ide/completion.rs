@@ -17,7 +17,7 @@ use super::analysis::DocumentAnalysis;
 use super::nags::nag_meaning;
 use super::tags::{TagDoc, in_seven_tag_roster, tag_docs};
 use crate::chess::{self, Position, role_name};
-use crate::syntax::{Game, NodeKind, TextSource, parse_game, parse_game_at};
+use crate::syntax::{Game, NodeKind, Tag, TextSource, parse_game, parse_game_at};
 use crate::text::{TextEdit, TextRange};
 
 /// One completion item, with its edit in document offsets.
@@ -112,10 +112,9 @@ fn completions_in_game(game: &Game, src: &str, offset: u32, today: Date) -> Vec<
     if in_note || game.nodes.iter().any(|n| inside(n.range, offset, src) && is_commentary(n.kind)) {
         return Vec::new();
     }
-    let before_cursor = |n: &&crate::syntax::Node| n.range.end <= offset && !n.range.is_empty();
-    let movetext_before = game.nodes.iter().filter(before_cursor).count();
+    let movetext_before = game.nodes.iter().any(|n| n.range.end <= offset && !n.range.is_empty());
     let ended = game.result_node().is_some_and(|r| r.range.end <= offset);
-    if blank_line_at(src, offset) && (movetext_before == 0 || ended) {
+    if blank_line_at(src, offset) && (!movetext_before || ended) {
         let present: Vec<&str> =
             if ended { Vec::new() } else { game.tags.iter().map(|t| t.name(src)).collect() };
         let mut items = tag_names(&present, TextRange::empty(offset), true);
@@ -153,13 +152,7 @@ fn blank_line_at(src: &str, offset: u32) -> bool {
 
 // ───────────────────────── tags ─────────────────────────
 
-fn in_tag(
-    game: &Game,
-    src: &str,
-    tag: &crate::syntax::Tag,
-    offset: u32,
-    today: Date,
-) -> Vec<Completion> {
+fn in_tag(game: &Game, src: &str, tag: &Tag, offset: u32, today: Date) -> Vec<Completion> {
     if let Some(value) = tag.value
         && value.start < offset
         && let Some(inner) = tag.value_inner(src).filter(|r| r.touches(offset))

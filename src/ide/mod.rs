@@ -1,5 +1,6 @@
 //! Editor features as plain data over a document snapshot (no LSP types): the per-document
-//! analysis kept up to date edit by edit, diagnostics, hover, formatting edits and quick fixes.
+//! analysis kept up to date edit by edit, diagnostics, hover, formatting edits, completion and
+//! code actions.
 
 mod analysis;
 mod board;
