@@ -2,6 +2,7 @@
 //! the snapshot holds the completions at every cursor, in the order they are offered, with
 //! the text each replaces and what it writes.
 
+mod common;
 #[path = "common/cursors.rs"]
 mod cursors;
 
@@ -92,4 +93,42 @@ fn completion_reads_only_the_game_at_the_cursor() {
         counting.read.get(),
         text.len()
     );
+}
+
+/// At every place of every fixture, completion answers without panicking, its edits lie in the
+/// text on character boundaries, and any move it offers, once written, is a legal move there.
+#[test]
+fn every_offered_move_is_legal_where_it_is_written() {
+    use pgn_lsp::syntax::Code;
+    let mut moves_checked = 0;
+    for entry in std::fs::read_dir("tests/fixtures/ide/completion").unwrap() {
+        let (text, _) = cursors(&std::fs::read_to_string(entry.unwrap().path()).unwrap());
+        let analysis = DocumentAnalysis::new(&text);
+        for offset in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+            let items = completions(&analysis, &text.as_str(), offset as u32, TODAY);
+            for item in &items {
+                let r = item.edit.range.to_usize();
+                assert!(r.start <= offset && offset <= r.end && r.end <= text.len(), "{item:?}");
+                assert!(text.is_char_boundary(r.start) && text.is_char_boundary(r.end));
+            }
+            let moves: Vec<&Completion> =
+                items.iter().filter(|i| i.kind == CompletionKind::Move).collect();
+            // The first and the last move offered (captures and checks come first).
+            for item in [moves.first(), moves.last()].into_iter().flatten() {
+                let written =
+                    pgn_lsp::text::TextEdit::apply_all(&text, std::slice::from_ref(&item.edit));
+                let at = item.edit.range.start;
+                let wrong = common::diagnostics(&written).into_iter().find(|d| {
+                    d.range.start == at
+                        && matches!(
+                            d.code,
+                            Code::IllegalMove | Code::AmbiguousMove | Code::InvalidSan
+                        )
+                });
+                assert!(wrong.is_none(), "{} at {at}: {wrong:?} in\n{written}", item.label);
+                moves_checked += 1;
+            }
+        }
+    }
+    assert!(moves_checked > 100, "{moves_checked} moves checked");
 }

@@ -307,25 +307,33 @@ fn movetext(game: &Game, src: &str, offset: u32) -> Vec<Completion> {
         let marker = game.tag_value("Result", src);
         items.extend(result_markers(&at.position, marker.as_deref(), word));
     }
+    if src[word.end as usize..].starts_with(is_word_char) {
+        // Written right before a word, a move needs a space to stay a word of its own.
+        for item in &mut items {
+            item.edit.new_text.push(' ');
+        }
+    }
     items
 }
 
 /// The word at the cursor: the run of move characters around it, when the cursor is inside
 /// or at the end of one; else an empty range at the cursor (typing before a word inserts).
 fn word_at(src: &str, offset: u32) -> TextRange {
-    let is_word = |c: char| c.is_alphanumeric() || "+#=-@$:".contains(c) || is_figurine(c);
     let at = offset as usize;
-    let Some((start, _)) = src[..at].char_indices().rev().take_while(|&(_, c)| is_word(c)).last()
-    else {
+    let before = src[..at].char_indices().rev().take_while(|&(_, c)| is_word_char(c)).last();
+    let Some((start, _)) = before else {
         return TextRange::empty(offset);
     };
-    let end =
-        src[at..].char_indices().find(|&(_, c)| !is_word(c)).map_or(src.len(), |(i, _)| at + i);
+    let end = src[at..]
+        .char_indices()
+        .find(|&(_, c)| !is_word_char(c))
+        .map_or(src.len(), |(i, _)| at + i);
     TextRange::new(start as u32, end as u32)
 }
 
-fn is_figurine(c: char) -> bool {
-    ('♔'..='♟').contains(&c)
+/// The characters of moves, NAGs and move numbers as they are typed.
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || "+#=-@$:".contains(c) || ('♔'..='♟').contains(&c)
 }
 
 /// The position where a move typed over `word` would be played.
