@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::cursors;
+use common::{cursors, line_of};
 use pgn_lsp::ide::{DocumentAnalysis, hover};
 
 fn check(marked: &str) -> String {
@@ -11,7 +11,7 @@ fn check(marked: &str) -> String {
     let analysis = DocumentAnalysis::new(&text);
     let mut out = String::new();
     for offset in offsets {
-        let line = text[..offset as usize].matches('\n').count() + 1;
+        let line = line_of(&text, offset);
         out.push_str(&format!("── cursor at byte {offset} (line {line})\n"));
         match hover(&analysis, &text.as_str(), offset) {
             Some(h) => {

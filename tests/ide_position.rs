@@ -5,27 +5,16 @@
 //! of every fixture gives a board or none without panicking, and along a main line the board
 //! at each move is the position shakmaty reaches by playing the moves up to it.
 
+mod common;
+
 use std::fmt::Write;
+
+use common::{CURSOR, cursors};
 
 use pgn_lsp::ide::{BoardPosition, DocumentAnalysis, ShownMove, board_position};
 use shakmaty::fen::Fen;
 use shakmaty::san::San;
 use shakmaty::{Chess, Color, EnPassantMode, Position};
-
-const CURSOR: &str = "<|>";
-
-/// The text without its cursor markers, and the byte offset of each cursor in it.
-fn cursors(marked: &str) -> (String, Vec<u32>) {
-    let mut text = String::new();
-    let mut offsets = Vec::new();
-    for (i, piece) in marked.split(CURSOR).enumerate() {
-        if i > 0 {
-            offsets.push(text.len() as u32);
-        }
-        text.push_str(piece);
-    }
-    (text, offsets)
-}
 
 fn shown(text: &str, m: &ShownMove) -> String {
     let square = |s: Option<shakmaty::Square>| s.map_or("-".to_owned(), |s| s.to_string());

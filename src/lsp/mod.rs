@@ -5,6 +5,7 @@
 mod board;
 mod convert;
 mod documents;
+mod editing;
 mod exit;
 mod framing;
 mod outline;

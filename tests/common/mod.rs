@@ -32,3 +32,8 @@ pub fn cursors(marked: &str) -> (String, Vec<u32>) {
     }
     (text, offsets)
 }
+
+/// The 1-based line of `offset` in `text`.
+pub fn line_of(text: &str, offset: u32) -> usize {
+    text[..offset as usize].matches('\n').count() + 1
+}
