@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{cursors, line_of};
+use common::{at_each_cursor, cursors};
 use pgn_lsp::fmt::FormatOptions;
 use pgn_lsp::ide::{ActionKind, CodeAction, DocumentAnalysis, code_actions};
 use pgn_lsp::syntax::Code;
@@ -71,14 +71,11 @@ fn render(text: &str, actions: &[CodeAction]) -> String {
 
 /// The actions at each cursor, then those over the whole document once.
 fn check(marked: &str) -> String {
-    let (text, offsets) = cursors(marked);
-    let mut out = String::new();
-    for offset in offsets {
-        out += &format!("── cursor at byte {offset} (line {})\n", line_of(&text, offset));
-        let here = actions_of_kinds(&text, TextRange::empty(offset), &|k| !whole_document(k));
-        out += &render(&text, &here);
-        out.push('\n');
-    }
+    let mut out = at_each_cursor(marked, |_, text, offset| {
+        let here = actions_of_kinds(text, TextRange::empty(offset), &|k| !whole_document(k));
+        render(text, &here) + "\n"
+    });
+    let (text, _) = cursors(marked);
     out += "── the whole document\n";
     out += &render(&text, &actions_of_kinds(&text, TextRange::empty(0), &whole_document));
     out

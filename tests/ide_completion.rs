@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{cursors, line_of};
+use common::{at_each_cursor, cursors};
 use pgn_lsp::ide::{Completion, CompletionKind, Date, DocumentAnalysis, completions};
 
 /// The date completion takes for today.
@@ -30,23 +30,19 @@ fn render(text: &str, item: &Completion) -> String {
 }
 
 fn check(marked: &str) -> String {
-    let (text, offsets) = cursors(marked);
-    let analysis = DocumentAnalysis::new(&text);
-    let mut out = String::new();
-    for offset in offsets {
-        let line = line_of(&text, offset);
-        out += &format!("── cursor at byte {offset} (line {line})\n");
-        let items = completions(&analysis, &text.as_str(), offset, TODAY);
+    at_each_cursor(marked, |analysis, text, offset| {
+        let items = completions(analysis, &text, offset, TODAY);
+        let mut out = String::new();
         if items.is_empty() {
             out += "no completions\n";
         }
         for item in &items {
-            out += &render(&text, item);
+            out += &render(text, item);
             out.push('\n');
         }
         out.push('\n');
-    }
-    out
+        out
+    })
 }
 
 #[test]

@@ -9,7 +9,7 @@ mod common;
 
 use std::fmt::Write;
 
-use common::{CURSOR, cursors};
+use common::{CURSOR, at_each_cursor, cursors};
 
 use pgn_lsp::ide::{BoardPosition, DocumentAnalysis, ShownMove, board_position};
 use shakmaty::fen::Fen;
@@ -45,19 +45,12 @@ fn describe(text: &str, board: &BoardPosition) -> String {
 }
 
 fn check(marked: &str) -> String {
-    let (text, offsets) = cursors(marked);
-    let analysis = DocumentAnalysis::new(&text);
-    let mut out = String::new();
-    for offset in offsets {
-        let line = text[..offset as usize].matches('\n').count() + 1;
-        out.push_str(&format!("── cursor at byte {offset} (line {line})\n"));
-        match board_position(&analysis, &text.as_str(), offset, Color::White) {
-            Some(board) => out.push_str(&describe(&text, &board)),
-            None => out.push_str("no board\n"),
+    at_each_cursor(marked, |analysis, text, offset| {
+        match board_position(analysis, &text, offset, Color::White) {
+            Some(board) => describe(text, &board) + "\n",
+            None => "no board\n\n".to_owned(),
         }
-        out.push('\n');
-    }
-    out
+    })
 }
 
 #[test]
