@@ -5,6 +5,7 @@
 mod board;
 mod convert;
 mod documents;
+mod editing;
 mod framing;
 mod message;
 mod outline;

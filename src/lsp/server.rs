@@ -13,12 +13,13 @@ use tower_lsp::lsp_types::*;
 use super::board::{PositionParams, PositionResult, position_result};
 use super::convert::{encoding_kind, negotiate_encoding};
 use super::documents::{Documents, Snapshot};
+use super::editing;
 use super::outline;
 use super::publisher::{Publisher, Sources};
 use super::settings::Settings;
 use super::transport::Notifier;
 use crate::ide::{self, guard};
-use crate::text::{PositionEncoding, TextRange};
+use crate::text::PositionEncoding;
 
 pub struct Server {
     notifier: Notifier,
@@ -161,7 +162,7 @@ impl LanguageServer for Server {
             document_formatting_provider: Some(OneOf::Left(true)),
             document_range_formatting_provider: Some(OneOf::Left(true)),
             code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
-                code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
+                code_action_kinds: Some(editing::declared_kinds()),
                 ..CodeActionOptions::default()
             })),
             document_symbol_provider: Some(OneOf::Left(true)),
@@ -177,6 +178,12 @@ impl LanguageServer for Server {
             ),
             inlay_hint_provider: Some(OneOf::Left(true)),
             selection_range_provider: Some(SelectionRangeProviderCapability::Simple(true)),
+            completion_provider: Some(CompletionOptions {
+                trigger_characters: Some(
+                    editing::COMPLETION_TRIGGERS.iter().map(|c| (*c).to_owned()).collect(),
+                ),
+                ..CompletionOptions::default()
+            }),
             ..ServerCapabilities::default()
         };
         Ok(InitializeResult {
@@ -244,34 +251,24 @@ impl LanguageServer for Server {
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
         let uri = params.text_document.uri;
         let encoding = self.encoding();
+        let options = self.settings().format_options();
         self.read(&uri, "code actions", |doc| {
-            let positions = doc.positions(encoding);
-            let range: TextRange = positions.text_range(params.range);
-            let actions = ide::quick_fixes(&doc.analysis, range)
-                .into_iter()
-                .map(|fix| {
-                    let edits = fix.edits.iter().map(|e| OneOf::Left(positions.text_edit(e)));
-                    let edit = TextDocumentEdit {
-                        text_document: OptionalVersionedTextDocumentIdentifier {
-                            uri: uri.clone(),
-                            version: Some(doc.version),
-                        },
-                        edits: edits.collect(),
-                    };
-                    CodeActionOrCommand::CodeAction(CodeAction {
-                        title: fix.title,
-                        kind: Some(CodeActionKind::QUICKFIX),
-                        diagnostics: Some(vec![positions.diagnostic(&uri, &fix.diagnostic)]),
-                        edit: Some(WorkspaceEdit {
-                            document_changes: Some(DocumentChanges::Edits(vec![edit])),
-                            ..WorkspaceEdit::default()
-                        }),
-                        is_preferred: Some(fix.preferred),
-                        ..CodeAction::default()
-                    })
-                })
-                .collect();
-            Some(actions)
+            let range = doc.positions(encoding).text_range(params.range);
+            let wanted = |kind| editing::wants(&params.context, kind);
+            let actions = ide::code_actions(&doc.analysis, &doc.rope, range, &options, &wanted);
+            Some(
+                actions.into_iter().map(|a| editing::code_action(doc, &uri, encoding, a)).collect(),
+            )
+        })
+    }
+
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        let at = params.text_document_position;
+        let encoding = self.encoding();
+        self.read(&at.text_document.uri, "completion", |doc| {
+            let offset = doc.positions(encoding).offset(at.position) as u32;
+            let items = ide::completions(&doc.analysis, &doc.rope, offset, ide::Date::today());
+            Some(CompletionResponse::List(editing::completion_list(doc, encoding, items)))
         })
     }
 
