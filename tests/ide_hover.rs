@@ -3,24 +3,14 @@
 
 mod common;
 
-use common::cursors;
-use pgn_lsp::ide::{DocumentAnalysis, hover};
+use common::at_each_cursor;
+use pgn_lsp::ide::hover;
 
 fn check(marked: &str) -> String {
-    let (text, offsets) = cursors(marked);
-    let analysis = DocumentAnalysis::new(&text);
-    let mut out = String::new();
-    for offset in offsets {
-        let line = text[..offset as usize].matches('\n').count() + 1;
-        out.push_str(&format!("── cursor at byte {offset} (line {line})\n"));
-        match hover(&analysis, &text.as_str(), offset) {
-            Some(h) => {
-                out.push_str(&format!("on `{}`\n{}\n\n", &text[h.range.to_usize()], h.markdown));
-            }
-            None => out.push_str("no hover\n\n"),
-        }
-    }
-    out
+    at_each_cursor(marked, |analysis, text, offset| match hover(analysis, &text, offset) {
+        Some(h) => format!("on `{}`\n{}\n\n", &text[h.range.to_usize()], h.markdown),
+        None => "no hover\n\n".to_owned(),
+    })
 }
 
 #[test]

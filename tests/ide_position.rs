@@ -5,27 +5,16 @@
 //! of every fixture gives a board or none without panicking, and along a main line the board
 //! at each move is the position shakmaty reaches by playing the moves up to it.
 
+mod common;
+
 use std::fmt::Write;
+
+use common::{CURSOR, at_each_cursor, cursors};
 
 use pgn_lsp::ide::{BoardPosition, DocumentAnalysis, ShownMove, board_position};
 use shakmaty::fen::Fen;
 use shakmaty::san::San;
 use shakmaty::{Chess, Color, EnPassantMode, Position};
-
-const CURSOR: &str = "<|>";
-
-/// The text without its cursor markers, and the byte offset of each cursor in it.
-fn cursors(marked: &str) -> (String, Vec<u32>) {
-    let mut text = String::new();
-    let mut offsets = Vec::new();
-    for (i, piece) in marked.split(CURSOR).enumerate() {
-        if i > 0 {
-            offsets.push(text.len() as u32);
-        }
-        text.push_str(piece);
-    }
-    (text, offsets)
-}
 
 fn shown(text: &str, m: &ShownMove) -> String {
     let square = |s: Option<shakmaty::Square>| s.map_or("-".to_owned(), |s| s.to_string());
@@ -56,19 +45,12 @@ fn describe(text: &str, board: &BoardPosition) -> String {
 }
 
 fn check(marked: &str) -> String {
-    let (text, offsets) = cursors(marked);
-    let analysis = DocumentAnalysis::new(&text);
-    let mut out = String::new();
-    for offset in offsets {
-        let line = text[..offset as usize].matches('\n').count() + 1;
-        out.push_str(&format!("── cursor at byte {offset} (line {line})\n"));
-        match board_position(&analysis, &text.as_str(), offset, Color::White) {
-            Some(board) => out.push_str(&describe(&text, &board)),
-            None => out.push_str("no board\n"),
+    at_each_cursor(marked, |analysis, text, offset| {
+        match board_position(analysis, &text, offset, Color::White) {
+            Some(board) => describe(text, &board) + "\n",
+            None => "no board\n\n".to_owned(),
         }
-        out.push('\n');
-    }
-    out
+    })
 }
 
 #[test]

@@ -1,10 +1,12 @@
 //! The outline features through the real binary over stdio: capabilities, document and
 //! workspace symbols, folding ranges, semantic tokens (full and range, decoded in UTF-16 and
-//! UTF-8 over multibyte text), inlay hints and selection ranges.
+//! UTF-8 over multibyte text, and the size above which a whole document's are not sent), inlay
+//! hints and selection ranges.
 
 mod lsp_client;
 
 use lsp_client::{Client, neovim_capabilities, offset, position, vscode_capabilities};
+use pgn_lsp::lsp::FULL_SEMANTIC_TOKENS_MAX_BYTES;
 use serde_json::{Value, json};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_pgn-lsp");
@@ -210,4 +212,52 @@ fn folding_ranges_inlay_hints_and_selection_ranges() {
     }
     assert_eq!(texts[..3], ["Nf3", "2. Nf3", "(1... c5\n2. Nf3)"]);
     assert_eq!(texts.last(), Some(&TEXT.trim_end()));
+}
+
+#[test]
+fn full_semantic_tokens_are_sent_up_to_the_size_bound_and_ranges_beyond_it() {
+    let mut client = Client::spawn(BINARY, &[]);
+    let capabilities =
+        client.initialize(vscode_capabilities(), Value::Null)["capabilities"].clone();
+    let legend = &capabilities["semanticTokensProvider"]["legend"];
+    // One game with one long comment, exactly as long as the bound.
+    let (start, end) = ("1. e4 {", "} *\n");
+    let filler = FULL_SEMANTIC_TOKENS_MAX_BYTES - start.len() - end.len();
+    let text = format!("{start}{}{end}", "x".repeat(filler));
+    assert_eq!(text.len(), FULL_SEMANTIC_TOKENS_MAX_BYTES);
+    client.open(URI, &text);
+    let full = || json!({ "textDocument": document() });
+    let tokens = client.call("textDocument/semanticTokens/full", full());
+    let kinds: Vec<String> =
+        decode_kinds(&tokens["data"], legend).into_iter().map(|(_, kind)| kind).collect();
+    assert_eq!(kinds, ["number", "variable", "comment", "keyword"]);
+    // One byte more: no whole-document tokens, but a range still has its tokens.
+    let at = json!({ "line": 0, "character": 2 });
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": URI, "version": 2 },
+                "contentChanges": [{ "range": { "start": at, "end": at }, "text": " " }] }),
+    );
+    client.diagnostics(URI, 2);
+    assert_eq!(client.call("textDocument/semanticTokens/full", full()), Value::Null);
+    let range =
+        json!({ "start": { "line": 0, "character": 0 }, "end": { "line": 0, "character": 9 } });
+    let in_range = client.call(
+        "textDocument/semanticTokens/range",
+        json!({ "textDocument": document(), "range": range }),
+    );
+    let tokens = decode_kinds(&in_range["data"], legend);
+    assert_eq!(tokens[..2], [(2, "number".to_owned()), (2, "variable".to_owned())]);
+    assert_eq!(tokens[2].1, "comment");
+}
+
+/// Semantic tokens as (length, type), for text that is not kept in the test.
+fn decode_kinds(data: &Value, legend: &Value) -> Vec<(u64, String)> {
+    let numbers: Vec<u64> = data.as_array().unwrap().iter().map(|n| n.as_u64().unwrap()).collect();
+    numbers
+        .chunks(5)
+        .map(|token| {
+            (token[2], legend["tokenTypes"][token[3] as usize].as_str().unwrap().to_owned())
+        })
+        .collect()
 }

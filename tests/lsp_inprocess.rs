@@ -3,7 +3,8 @@
 //! settings from `initializationOptions` and `didChangeConfiguration` (formatting, the
 //! diagnostics limit), range formatting,
 //! closing a document, Markdown hovers, `shutdown` with `"params": null`, the live board's
-//! `pgn/position` request.
+//! `pgn/position` request; completion and code actions (capabilities, text edits in UTF-16,
+//! kinds and the `only` filter).
 
 mod lsp_client;
 
@@ -39,8 +40,17 @@ impl<T: AsyncWrite + Unpin> Write for Blocking<T> {
     }
 }
 
-/// A server on its own thread and runtime, connected to the client by a duplex stream.
+/// A server on its own thread and runtime, connected to the client by a duplex stream and
+/// initialized with VS Code's capabilities and these options.
 fn start(options: Value) -> Client {
+    let mut client = connect();
+    client.initialize(vscode_capabilities(), options);
+    client
+}
+
+/// A server on its own thread and runtime, connected to the client by a duplex stream, not yet
+/// initialized.
+fn connect() -> Client {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
     let handle = runtime.handle().clone();
     let (client_end, server_end) = tokio::io::duplex(1 << 16);
@@ -49,12 +59,10 @@ fn start(options: Value) -> Client {
         runtime.block_on(serve(input, output, ShutdownFlag::default()));
     });
     let (from_server, to_server) = tokio::io::split(client_end);
-    let mut client = Client::connect(
+    Client::connect(
         Blocking { runtime: handle.clone(), io: to_server },
         Blocking { runtime: handle, io: from_server },
-    );
-    client.initialize(vscode_capabilities(), options);
-    client
+    )
 }
 
 const LONG_GAME: &str = "[Event \"Long\"]\n[Site \"?\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 *\n";
@@ -231,4 +239,105 @@ fn the_live_board_request_answers_with_the_position_at_the_cursor() {
     let nothing =
         client.call("pgn/position", json!({ "textDocument": { "uri": note }, "position": at }));
     assert_eq!(nothing, Value::Null);
+}
+
+#[test]
+fn completion_and_code_action_kinds_are_declared() {
+    let mut client = connect();
+    let result = client.initialize(vscode_capabilities(), Value::Null);
+    let capabilities = &result["capabilities"];
+    let triggers = &capabilities["completionProvider"]["triggerCharacters"];
+    assert_eq!(triggers, &json!([".", "(", "$", "\"", "["]));
+    let kinds = &capabilities["codeActionProvider"]["codeActionKinds"];
+    assert_eq!(
+        kinds,
+        &json!([
+            "quickfix",
+            "refactor.rewrite",
+            "source.fixAll.pgn",
+            "source.sortTags",
+            "source.formatGame",
+            "source.sortGames"
+        ])
+    );
+}
+
+#[test]
+fn completion_replaces_the_typed_word_with_a_legal_move() {
+    // Characters outside the BMP before the cursor: the edit's columns are UTF-16 units.
+    let text = "{𝄞 ♘} 1. e4 e5 2. N";
+    let mut client = start(Value::Null);
+    client.open(URI, text);
+    let at = position(text, text.len(), "utf-16");
+    let list = client
+        .call("textDocument/completion", json!({ "textDocument": { "uri": URI }, "position": at }));
+    assert_eq!(list["isIncomplete"], false);
+    let items = list["items"].as_array().unwrap();
+    let nf3 = items.iter().find(|i| i["label"] == "Nf3").expect("Nf3 is offered");
+    assert_eq!(nf3["detail"], "knight from g1");
+    assert_eq!(nf3["filterText"], "Nf3");
+    let completed = apply_edits(text, &json!([nf3["textEdit"]]), "utf-16");
+    assert_eq!(completed, "{𝄞 ♘} 1. e4 e5 2. Nf3");
+    // The order is the server's: sortText follows it.
+    let sort_texts: Vec<&str> = items.iter().map(|i| i["sortText"].as_str().unwrap()).collect();
+    assert!(sort_texts.windows(2).all(|w| w[0] < w[1]), "{sort_texts:?}");
+    assert!(items.iter().all(|i| i["label"] != "Nc6"), "only White's moves");
+}
+
+/// The actions answering `textDocument/codeAction` at `range` with this `only` filter.
+fn code_actions(
+    client: &mut Client,
+    text: &str,
+    range: std::ops::Range<usize>,
+    only: Value,
+) -> Vec<Value> {
+    let range = json!({ "start": position(text, range.start, "utf-16"),
+                        "end": position(text, range.end, "utf-16") });
+    let mut context = json!({ "diagnostics": [] });
+    if !only.is_null() {
+        context["only"] = only;
+    }
+    let actions = client.call(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": URI }, "range": range, "context": context }),
+    );
+    actions.as_array().unwrap().clone()
+}
+
+/// `text` with the single document edit of a code action applied.
+fn apply_action(text: &str, action: &Value) -> String {
+    let changes = action["edit"]["documentChanges"].as_array().unwrap();
+    assert_eq!(changes.len(), 1, "{action}");
+    assert_eq!(changes[0]["textDocument"]["uri"], URI);
+    assert_eq!(changes[0]["textDocument"]["version"], 1);
+    apply_edits(text, &changes[0]["edits"], "utf-16")
+}
+
+#[test]
+fn a_quick_fix_is_preferred_and_names_its_diagnostic() {
+    let text = "[Event \"é\"]\n[Date \"2024.01.01\"]\n[Site \"?\"]\n[Round \"1\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. 0-0 *\n";
+    let mut client = start(Value::Null);
+    client.open(URI, text);
+    let castle = text.find("0-0").unwrap();
+    let actions = code_actions(&mut client, text, castle..castle, json!(["quickfix"]));
+    assert_eq!(actions.len(), 1, "{actions:?}");
+    let fix = &actions[0];
+    assert_eq!(fix["kind"], "quickfix");
+    assert_eq!(fix["isPreferred"], true);
+    assert_eq!(fix["diagnostics"][0]["code"], "non-canonical-san");
+    assert!(apply_action(text, fix).contains("4. O-O *"));
+
+    // Source actions only when asked for: here, the tags in export order.
+    let sources = code_actions(&mut client, text, castle..castle, json!(["source"]));
+    let kinds: Vec<&str> = sources.iter().map(|a| a["kind"].as_str().unwrap()).collect();
+    assert!(kinds.iter().all(|k| k.starts_with("source.")), "{kinds:?}");
+    let sort = sources.iter().find(|a| a["kind"] == "source.sortTags").expect("sort tags");
+    assert!(sort.get("isPreferred").is_none(), "{sort}");
+    assert!(
+        apply_action(text, sort)
+            .starts_with("[Event \"é\"]\n[Site \"?\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n")
+    );
+    let fix_all = code_actions(&mut client, text, castle..castle, json!(["source.fixAll"]));
+    assert_eq!(fix_all.len(), 1, "{fix_all:?}");
+    assert_eq!(fix_all[0]["kind"], "source.fixAll.pgn");
 }

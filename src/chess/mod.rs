@@ -18,6 +18,7 @@ mod start;
 mod tags;
 
 pub use explain::{color_name, role_name};
+pub use start::initial_position;
 pub use tags::SEVEN_TAG_ROSTER;
 
 /// The position type used everywhere: standard chess or a variant shakmaty knows.

@@ -31,6 +31,16 @@ fn variant_rules(name: &str) -> Option<(Variant, bool)> {
     })
 }
 
+/// The initial array of the game's variant (the Variant tag's, or standard chess): where the
+/// game starts without a FEN tag. `None` for a variant whose rules are not known.
+pub fn initial_position(game: &Game, src: &str) -> Option<Position> {
+    let variant = match game.tag("Variant", src) {
+        None => Variant::Chess,
+        Some(tag) => variant_rules(&tag.value(src))?.0,
+    };
+    Some(VariantPosition::new(variant))
+}
+
 /// Work out the start position from the tags, adding diagnostics for FEN, SetUp and Variant.
 /// `None` when the game cannot be replayed (unreadable or impossible FEN, a variant whose rules
 /// are not known); a diagnostic says why.

@@ -20,6 +20,10 @@ use crate::text::TextRange;
 const SEGMENT_BYTES: usize = 1 << 20;
 /// The shortest segment worth a task of its own.
 const MIN_SEGMENT_BYTES: usize = 16 << 10;
+/// The most games a segment holds the results of: a text of tiny games with no tag line to cut
+/// at (a million `1. e4 *`) would otherwise be one segment whose results, its diagnostics as
+/// printed, can be many times the size of the text.
+const MAX_GAMES_PER_SEGMENT: usize = 4096;
 /// Segments per worker handled between two deliveries of results.
 const SEGMENTS_PER_WINDOW: usize = 4;
 
@@ -54,15 +58,22 @@ where
         let parsed = if workers > 1 { parse_window(text, window, next, &handle) } else { vec![] };
         let mut parsed = parsed.into_iter();
         for &(_, end) in window {
-            let segment = match parsed.next() {
+            let mut segment = match parsed.next() {
                 Some(segment) if segment.start == next.offset => segment,
                 // The cut was no game boundary (or nothing was parsed ahead): parse from where
                 // the games really are.
                 _ => Segment::parse(text, next, end, &handle),
             };
-            next = segment.end;
-            if !segment.results.is_empty() {
-                sink(segment.results, next.offset)?;
+            loop {
+                next = segment.end;
+                if !segment.results.is_empty() {
+                    sink(segment.results, next.offset)?;
+                }
+                if next.offset >= end {
+                    break;
+                }
+                // The segment stopped at its most games: go on from there.
+                segment = Segment::parse(text, next, end, &handle);
             }
         }
     }
@@ -127,7 +138,8 @@ struct Segment<R> {
 
 impl<R> Segment<R> {
     /// Parse and handle the games from `start` (a game boundary, or a cut believed to be one)
-    /// until the first game boundary at or past `end`.
+    /// until the first game boundary at or past `end`, or until [`MAX_GAMES_PER_SEGMENT`]
+    /// games.
     fn parse(
         text: &str,
         start: Cursor,
@@ -136,7 +148,7 @@ impl<R> Segment<R> {
     ) -> Segment<R> {
         let mut at = start;
         let mut results = Vec::new();
-        while at.offset < end {
+        while at.offset < end && results.len() < MAX_GAMES_PER_SEGMENT {
             let game = parse_game(&text[at.offset..]);
             let range = TextRange::new(at.offset as u32, (at.offset + game.len as usize) as u32);
             let first_line = at.line;
@@ -262,5 +274,27 @@ mod tests {
             assert_eq!(done, Ok(()));
             assert!(seen == expected, "{workers} workers");
         }
+    }
+
+    /// Without a tag line to cut at, the games still come a bounded number at a time, all of
+    /// them, in order.
+    #[test]
+    fn games_without_tags_come_a_bounded_number_at_a_time() {
+        let games = 3 * MAX_GAMES_PER_SEGMENT + 5;
+        let text = "1. e4 *\n".repeat(games);
+        let mut seen = Vec::new();
+        let mut largest = 0;
+        let done = for_each_batch(
+            &text,
+            |g| g.first_line,
+            |results, _| {
+                largest = largest.max(results.len());
+                seen.extend(results);
+                Ok::<(), ()>(())
+            },
+        );
+        assert_eq!(done, Ok(()));
+        assert_eq!(largest, MAX_GAMES_PER_SEGMENT);
+        assert_eq!(seen, (0..games as u32).collect::<Vec<_>>());
     }
 }

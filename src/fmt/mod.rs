@@ -21,6 +21,7 @@ pub use file::{
     AloneGame, FormattedGame, GameOutput, Joiner, KeepReason, format_alone, format_games,
     format_text,
 };
+pub use tags::export_order;
 
 use crate::syntax::{Code, Diagnostic, Game, Severity};
 use crate::text::TextRange;

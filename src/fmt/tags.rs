@@ -89,15 +89,16 @@ fn ordered<'g>(game: &'g Game, src: &str, options: &FormatOptions) -> Vec<TagLin
     }
     // Each line's place is worked out once, not at every comparison. Stable: repeated tags keep
     // their input order.
-    let mut placed: Vec<(usize, &str, TagLine<'g>)> = lines
-        .into_iter()
-        .map(|line| {
-            let name = line.name(src);
-            (roster_rank(name).unwrap_or(SEVEN_TAG_ROSTER.len()), name, line)
-        })
-        .collect();
-    placed.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
-    placed.into_iter().map(|(_, _, line)| line).collect()
+    let mut placed: Vec<((usize, &str), TagLine<'g>)> =
+        lines.into_iter().map(|line| (export_order(line.name(src)), line)).collect();
+    placed.sort_by(|a, b| a.0.cmp(&b.0));
+    placed.into_iter().map(|(_, line)| line).collect()
+}
+
+/// The key tag names are sorted by in export format: the roster first, in its order, then the
+/// other names in ASCII order (§8.1.1). A stable sort keeps repeated tags in their input order.
+pub fn export_order(name: &str) -> (usize, &str) {
+    (roster_rank(name).unwrap_or(SEVEN_TAG_ROSTER.len()), name)
 }
 
 /// Write the tag section (with its empty line) of `game` to `out`; returns the notes that belong

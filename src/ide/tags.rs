@@ -15,6 +15,11 @@ pub fn tag_doc(name: &str) -> Option<&'static TagDoc> {
     TAGS.iter().find(|t| t.name == name)
 }
 
+/// Every documented tag, the Seven Tag Roster first in its order.
+pub fn tag_docs() -> &'static [TagDoc] {
+    TAGS
+}
+
 /// Whether the tag belongs to the Seven Tag Roster.
 pub fn in_seven_tag_roster(doc: &TagDoc) -> bool {
     doc.section.is_some_and(|s| s.starts_with("8.1.1"))

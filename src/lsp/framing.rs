@@ -1,55 +1,23 @@
-//! A guard in front of tower-lsp's reader. tower-lsp 0.20 stops reading at the first message it
-//! cannot decode (a body that is not JSON, not JSON-RPC, not UTF-8, or a broken header), and the
-//! server then ends: one bad message from a client would end the session. So the input is
-//! framed here first (`Content-Length` headers, §"Base Protocol" of the LSP specification);
-//! every message tower-lsp can decode is passed on unchanged, and every other one is replaced by
-//! a request for [`INVALID_MESSAGE`], which the service layer answers with the JSON-RPC error
-//! the message deserves (-32700 parse error, or -32600 invalid request with the message's id).
+//! The base protocol's framing (§"Base Protocol" of the LSP specification): messages are bodies
+//! preceded by a header block with their `Content-Length`. Reading is forgiving: blank lines and
+//! garbage between messages are skipped, and a header block without a usable length is reported
+//! (its body cannot be found) rather than ending the session. Writing puts a message and its
+//! header in one buffer, written at once.
 
-use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWriteExt, BufReader, DuplexStream};
-use tower_lsp::jsonrpc::{Error, ErrorCode, Id, Request, Response};
-
-/// The method that stands for a message that could not be decoded; its params are the error.
-pub const INVALID_MESSAGE: &str = "$/pgn-lsp/invalidMessage";
-
-/// Room in the pipe between the framing task and tower-lsp.
-const PIPE_BYTES: usize = 64 * 1024;
-
-/// `input` as tower-lsp may read it: only messages it can decode. Reads `input` in a task of
-/// the current tokio runtime, which ends with `input`.
-pub fn guarded(input: impl AsyncRead + Unpin + Send + 'static) -> DuplexStream {
-    let (mut pipe, reader) = tokio::io::duplex(PIPE_BYTES);
-    tokio::spawn(async move {
-        let mut input = BufReader::new(input);
-        while let Some(frame) = next_frame(&mut input).await {
-            let body = match frame {
-                Frame::Body(body) => checked(body),
-                Frame::BadHeader(why) => invalid(Id::Null, ErrorCode::ParseError, why),
-            };
-            let header = format!("Content-Length: {}\r\n\r\n", body.len());
-            let written = async {
-                pipe.write_all(header.as_bytes()).await?;
-                pipe.write_all(&body).await
-            };
-            if written.await.is_err() {
-                break; // tower-lsp stopped reading.
-            }
-        }
-    });
-    reader
-}
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
 /// What the framing found next.
 #[derive(Debug, PartialEq)]
-enum Frame {
+pub enum Frame {
+    /// A message body, read into a buffer of the size its header gave.
     Body(Vec<u8>),
-    /// A header block without a usable `Content-Length` (the body cannot be found).
+    /// A header block without a usable `Content-Length` or with a body that cannot be read
+    /// (a charset other than UTF-8, a length no buffer can hold): what is wrong with it.
     BadHeader(String),
 }
 
 /// The next frame of `input`; `None` at its end.
-async fn next_frame(input: &mut (impl AsyncBufReadExt + Unpin)) -> Option<Frame> {
+pub async fn next_frame(input: &mut (impl AsyncBufReadExt + Unpin)) -> Option<Frame> {
     let mut length: Option<Result<usize, String>> = None;
     let mut problem: Option<String> = None;
     let mut in_header = false;
@@ -82,64 +50,54 @@ async fn next_frame(input: &mut (impl AsyncBufReadExt + Unpin)) -> Option<Frame>
                     problem = Some(format!("unsupported Content-Type {value:?}"));
                 }
             }
-            Some(_) => {} // Other headers are ignored, as tower-lsp does.
+            Some(_) => {} // Other headers are ignored.
             None => problem = Some(format!("not a header: {:?}", crate::syntax::excerpt(text))),
         }
     }
     match (problem, length) {
+        (Some(why), Some(Ok(length))) => skip(input, length).await.then_some(Frame::BadHeader(why)),
         (Some(why), _) => Some(Frame::BadHeader(why)),
         (None, None) => Some(Frame::BadHeader("no Content-Length".to_owned())),
         (None, Some(Err(why))) => Some(Frame::BadHeader(why)),
-        (None, Some(Ok(length))) => {
-            let mut body = vec![0; length];
-            input.read_exact(&mut body).await.ok()?;
-            Some(Frame::Body(body))
-        }
+        (None, Some(Ok(length))) => read_body(input, length).await,
     }
 }
 
-/// `body` when tower-lsp can decode it, else the request that stands for it.
-fn checked(body: Vec<u8>) -> Vec<u8> {
-    let Ok(text) = std::str::from_utf8(&body) else {
-        return invalid(Id::Null, ErrorCode::ParseError, "the message is not UTF-8".to_owned());
-    };
-    // tower-lsp reads a message as a response or else a request.
-    if serde_json::from_str::<Response>(text).is_ok()
-        || serde_json::from_str::<Request>(text).is_ok()
-    {
-        return body;
+/// The body of `length` bytes, read once into a buffer of that size; `None` if the input ends
+/// first.
+async fn read_body(input: &mut (impl AsyncBufReadExt + Unpin), length: usize) -> Option<Frame> {
+    let mut body = Vec::new();
+    if body.try_reserve_exact(length).is_err() {
+        let why = format!("Content-Length {length} is more than the server can hold");
+        return skip(input, length).await.then_some(Frame::BadHeader(why));
     }
-    match serde_json::from_str::<Value>(text) {
-        Err(e) => invalid(Id::Null, ErrorCode::ParseError, format!("the message is not JSON: {e}")),
-        Ok(value) => {
-            let id = value.get("id").and_then(|id| serde_json::from_value(id.clone()).ok());
-            let why = "the message is not a JSON-RPC 2.0 request, notification or response";
-            invalid(id.unwrap_or(Id::Null), ErrorCode::InvalidRequest, why.to_owned())
-        }
-    }
+    let read = input.take(length as u64).read_to_end(&mut body).await.ok()?;
+    (read == length).then_some(Frame::Body(body))
 }
 
-/// The request for [`INVALID_MESSAGE`] that stands for a message with this id and error.
-fn invalid(id: Id, code: ErrorCode, message: String) -> Vec<u8> {
-    tracing::warn!("invalid message from the client: {message}");
-    let params = json!({ "code": code.code(), "message": message });
-    let request =
-        json!({ "jsonrpc": "2.0", "id": id, "method": INVALID_MESSAGE, "params": params });
-    serde_json::to_vec(&request).expect("a JSON value serialises")
+/// Read past a body of `length` bytes; `false` if the input ends first.
+async fn skip(input: &mut (impl AsyncBufReadExt + Unpin), length: usize) -> bool {
+    let skipped = tokio::io::copy(&mut input.take(length as u64), &mut tokio::io::sink()).await;
+    skipped.is_ok_and(|n| n == length as u64)
 }
 
-/// The error response to an [`INVALID_MESSAGE`] request.
-pub fn error_response(request: Request) -> Response {
-    let (_, id, params) = request.into_parts();
-    let params = params.unwrap_or_default();
-    let code = params["code"].as_i64().map_or(ErrorCode::ParseError, ErrorCode::from);
-    let message = params["message"].as_str().unwrap_or("invalid message").to_owned();
-    let error = Error { code, message: message.into(), data: None };
-    Response::from_error(id.unwrap_or(Id::Null), error)
+/// Write `body` as one message: its header and itself in one buffer, then flush.
+pub async fn write_frame(
+    output: &mut (impl AsyncWrite + Unpin),
+    body: &[u8],
+) -> std::io::Result<()> {
+    let header = format!("Content-Length: {}\r\n\r\n", body.len());
+    let mut frame = Vec::with_capacity(header.len() + body.len());
+    frame.extend_from_slice(header.as_bytes());
+    frame.extend_from_slice(body);
+    output.write_all(&frame).await?;
+    output.flush().await
 }
 
 #[cfg(test)]
 mod tests {
+    use tokio::io::BufReader;
+
     use super::*;
 
     async fn frames(input: &[u8]) -> Vec<Frame> {
@@ -173,37 +131,23 @@ mod tests {
         assert_eq!(found.len(), 5);
     }
 
-    #[test]
-    fn messages_tower_lsp_reads_pass_unchanged() {
-        for message in [
-            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#,
-            r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#,
-            r#"{"jsonrpc":"2.0","id":"a","method":"shutdown"}"#,
-            r#"{"jsonrpc":"2.0","id":3,"result":null}"#,
-        ] {
-            assert_eq!(checked(message.as_bytes().to_vec()), message.as_bytes());
-        }
+    #[tokio::test]
+    async fn bodies_that_cannot_be_read_are_skipped() {
+        let input = b"Content-Type: text/plain; charset=latin1\r\nContent-Length: 5\r\n\r\n{\"a\"}\
+            Content-Length: 2\r\n\r\n{}";
+        let found = frames(input).await;
+        assert!(matches!(&found[0], Frame::BadHeader(why) if why.contains("latin1")));
+        assert_eq!(found[1..], [body("{}")]);
+        let huge = format!("Content-Length: {}\r\n\r\n{{}}", usize::MAX);
+        let found = frames(huge.as_bytes()).await;
+        assert!(found.is_empty(), "a body longer than the input is not a frame: {found:?}");
     }
 
-    #[test]
-    fn other_messages_become_errors_with_their_id() {
-        let answer = |body: &[u8]| {
-            let request: Request = serde_json::from_slice(&checked(body.to_vec())).unwrap();
-            assert_eq!(request.method(), INVALID_MESSAGE);
-            serde_json::to_value(error_response(request)).unwrap()
-        };
-        let parse_error = answer(b"{not json");
-        assert_eq!(
-            (parse_error["error"]["code"].as_i64(), &parse_error["id"]),
-            (Some(-32700), &Value::Null)
-        );
-        assert_eq!(answer(b"\xff\xfe")["error"]["code"], -32700);
-        let no_version = answer(br#"{"id":7,"method":"textDocument/hover"}"#);
-        assert_eq!(
-            (no_version["error"]["code"].as_i64(), &no_version["id"]),
-            (Some(-32600), &json!(7))
-        );
-        assert_eq!(answer(b"[1, 2]")["error"]["code"], -32600);
-        assert_eq!(answer(br#"{"jsonrpc":"1.0","id":"x","method":"m"}"#)["id"], "x");
+    #[tokio::test]
+    async fn a_written_frame_reads_back() {
+        let mut written = Vec::new();
+        write_frame(&mut written, "{\"é\":1}".as_bytes()).await.unwrap();
+        assert_eq!(written, "Content-Length: 8\r\n\r\n{\"é\":1}".as_bytes());
+        assert_eq!(frames(&written).await, [body("{\"é\":1}")]);
     }
 }

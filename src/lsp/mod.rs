@@ -5,24 +5,25 @@
 mod board;
 mod convert;
 mod documents;
-mod exit;
+mod editing;
 mod framing;
+mod message;
 mod outline;
 mod publisher;
 mod server;
 mod settings;
+mod transport;
 
 use std::process::ExitCode;
 
 use tokio::io::{AsyncRead, AsyncWrite};
-use tower::ServiceBuilder;
 use tower_lsp::LspService;
 
 use crate::ide::guard;
 pub use documents::{Documents, Snapshot};
-use exit::ExitLayer;
-pub use exit::ShutdownFlag;
+pub use outline::FULL_SEMANTIC_TOKENS_MAX_BYTES;
 use server::Server;
+pub use transport::ShutdownFlag;
 
 /// The exit code after a panic that no boundary caught.
 const EXIT_PANIC: i32 = 101;
@@ -45,17 +46,18 @@ pub fn run_stdio() -> ExitCode {
     ExitCode::from(shutdown.exit_code() as u8)
 }
 
-/// Serve the protocol on `input`/`output` until `input` ends (or `exit` ends the process).
-/// Messages tower-lsp could not decode are answered with an error (`framing`).
-pub async fn serve<I, O>(input: I, output: O, shutdown: ShutdownFlag)
-where
-    I: AsyncRead + Unpin + Send + 'static,
-    O: AsyncWrite,
-{
-    let (service, socket) =
-        LspService::build(Server::new).custom_method(board::METHOD, Server::position).finish();
-    let service = ServiceBuilder::new().layer(ExitLayer { shutdown }).service(service);
-    tower_lsp::Server::new(framing::guarded(input), output, socket).serve(service).await;
+/// Serve the protocol on `input`/`output` until `input` ends (or `exit` ends the process), on
+/// the server's own transport (`transport`).
+pub async fn serve(
+    input: impl AsyncRead + Unpin,
+    output: impl AsyncWrite + Unpin,
+    shutdown: ShutdownFlag,
+) {
+    let (notifier, notifications) = transport::notifier();
+    let (service, socket) = LspService::build(|_| Server::new(notifier))
+        .custom_method(board::METHOD, Server::position)
+        .finish();
+    transport::serve((service, socket, notifications), input, output, shutdown).await;
 }
 
 fn init_logging() {

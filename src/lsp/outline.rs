@@ -41,6 +41,13 @@ pub fn semantic_tokens_legend() -> SemanticTokensLegend {
     }
 }
 
+/// The largest document whose semantic tokens are sent as a whole (`semanticTokens/full`);
+/// for a larger one the answer is `null`, and editors ask for the visible range instead
+/// (`semanticTokens/range`, which has no bound). PGN gives about 190,000 tokens per 10 MB, a
+/// million numbers in the answer; a 100 MB document's 19 million would take some 600 MB while
+/// the protocol layer encodes them.
+pub const FULL_SEMANTIC_TOKENS_MAX_BYTES: usize = 10_000_000;
+
 /// The semantic tokens of `doc` (of the part in `range`, for a range request), encoded
 /// relative to each other as the protocol wants.
 pub fn semantic_tokens(

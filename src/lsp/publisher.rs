@@ -16,12 +16,13 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
-use tower_lsp::Client;
-use tower_lsp::lsp_types::{self as lsp, DiagnosticSeverity, Url};
+use tower_lsp::lsp_types::notification::PublishDiagnostics;
+use tower_lsp::lsp_types::{self as lsp, DiagnosticSeverity, PublishDiagnosticsParams, Url};
 
 use super::convert::ConvertedDiagnostic;
 use super::documents::{Documents, Snapshot};
 use super::settings::Settings;
+use super::transport::Notifier;
 use crate::ide::{GameAnalysis, guard};
 use crate::text::PositionEncoding;
 
@@ -31,7 +32,7 @@ pub struct Publisher {
 
 /// What the publishing task reads.
 pub struct Sources {
-    pub client: Client,
+    pub notifier: Notifier,
     pub documents: Arc<Documents>,
     pub settings: Arc<Mutex<Settings>>,
     pub encoding: PositionEncoding,
@@ -84,7 +85,9 @@ async fn publish_loop(sources: Sources, mut changed: UnboundedReceiver<Url>) {
             };
             let count = diagnostics.len();
             let converted_in = started.elapsed();
-            sources.client.publish_diagnostics(uri.clone(), diagnostics, version).await;
+            let params = PublishDiagnosticsParams { uri, diagnostics, version };
+            sources.notifier.notify::<PublishDiagnostics>(&params).await;
+            let uri = params.uri;
             tracing::debug!(
                 "{uri} version {version:?}: {count} diagnostics converted in {converted_in:?}, sent in {:?}",
                 started.elapsed()

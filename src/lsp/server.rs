@@ -6,21 +6,23 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use serde_json::Value;
+use tower_lsp::LanguageServer;
 use tower_lsp::jsonrpc::{Error, Result};
 use tower_lsp::lsp_types::*;
-use tower_lsp::{Client, LanguageServer};
 
 use super::board::{PositionParams, PositionResult, position_result};
 use super::convert::{encoding_kind, negotiate_encoding};
 use super::documents::{Documents, Snapshot};
+use super::editing;
 use super::outline;
 use super::publisher::{Publisher, Sources};
 use super::settings::Settings;
+use super::transport::Notifier;
 use crate::ide::{self, guard};
-use crate::text::{PositionEncoding, TextRange};
+use crate::text::PositionEncoding;
 
 pub struct Server {
-    client: Client,
+    notifier: Notifier,
     documents: Arc<Documents>,
     /// Negotiated in `initialize`.
     encoding: OnceLock<PositionEncoding>,
@@ -30,9 +32,9 @@ pub struct Server {
 }
 
 impl Server {
-    pub fn new(client: Client) -> Self {
+    pub fn new(notifier: Notifier) -> Self {
         Server {
-            client,
+            notifier,
             documents: Arc::default(),
             encoding: OnceLock::new(),
             settings: Arc::default(),
@@ -138,7 +140,7 @@ impl LanguageServer for Server {
         let encoding = *self.encoding.get_or_init(|| negotiate_encoding(offered));
         self.publisher.get_or_init(|| {
             Publisher::spawn(Sources {
-                client: self.client.clone(),
+                notifier: self.notifier.clone(),
                 documents: Arc::clone(&self.documents),
                 settings: Arc::clone(&self.settings),
                 encoding,
@@ -160,7 +162,7 @@ impl LanguageServer for Server {
             document_formatting_provider: Some(OneOf::Left(true)),
             document_range_formatting_provider: Some(OneOf::Left(true)),
             code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
-                code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
+                code_action_kinds: Some(editing::declared_kinds()),
                 ..CodeActionOptions::default()
             })),
             document_symbol_provider: Some(OneOf::Left(true)),
@@ -176,6 +178,12 @@ impl LanguageServer for Server {
             ),
             inlay_hint_provider: Some(OneOf::Left(true)),
             selection_range_provider: Some(SelectionRangeProviderCapability::Simple(true)),
+            completion_provider: Some(CompletionOptions {
+                trigger_characters: Some(
+                    editing::COMPLETION_TRIGGERS.iter().map(|c| (*c).to_owned()).collect(),
+                ),
+                ..CompletionOptions::default()
+            }),
             ..ServerCapabilities::default()
         };
         Ok(InitializeResult {
@@ -192,18 +200,11 @@ impl LanguageServer for Server {
     }
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
-        let doc = params.text_document;
-        self.documents.open(doc.uri.clone(), doc.text, doc.version);
-        self.mark_changed(doc.uri);
+        self.open_document(params);
     }
 
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
-        let doc = params.text_document;
-        if self.documents.change(&doc.uri, doc.version, params.content_changes, self.encoding()) {
-            self.mark_changed(doc.uri);
-        } else {
-            tracing::warn!("change for a document that is not open: {}", doc.uri);
-        }
+        self.change_document(params);
     }
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
@@ -250,34 +251,24 @@ impl LanguageServer for Server {
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
         let uri = params.text_document.uri;
         let encoding = self.encoding();
+        let options = self.settings().format_options();
         self.read(&uri, "code actions", |doc| {
-            let positions = doc.positions(encoding);
-            let range: TextRange = positions.text_range(params.range);
-            let actions = ide::quick_fixes(&doc.analysis, range)
-                .into_iter()
-                .map(|fix| {
-                    let edits = fix.edits.iter().map(|e| OneOf::Left(positions.text_edit(e)));
-                    let edit = TextDocumentEdit {
-                        text_document: OptionalVersionedTextDocumentIdentifier {
-                            uri: uri.clone(),
-                            version: Some(doc.version),
-                        },
-                        edits: edits.collect(),
-                    };
-                    CodeActionOrCommand::CodeAction(CodeAction {
-                        title: fix.title,
-                        kind: Some(CodeActionKind::QUICKFIX),
-                        diagnostics: Some(vec![positions.diagnostic(&uri, &fix.diagnostic)]),
-                        edit: Some(WorkspaceEdit {
-                            document_changes: Some(DocumentChanges::Edits(vec![edit])),
-                            ..WorkspaceEdit::default()
-                        }),
-                        is_preferred: Some(fix.preferred),
-                        ..CodeAction::default()
-                    })
-                })
-                .collect();
-            Some(actions)
+            let range = doc.positions(encoding).text_range(params.range);
+            let wanted = |kind| editing::wants(&params.context, kind);
+            let actions = ide::code_actions(&doc.analysis, &doc.rope, range, &options, &wanted);
+            Some(
+                actions.into_iter().map(|a| editing::code_action(doc, &uri, encoding, a)).collect(),
+            )
+        })
+    }
+
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        let at = params.text_document_position;
+        let encoding = self.encoding();
+        self.read(&at.text_document.uri, "completion", |doc| {
+            let offset = doc.positions(encoding).offset(at.position) as u32;
+            let items = ide::completions(&doc.analysis, &doc.rope, offset, ide::Date::today());
+            Some(CompletionResponse::List(editing::completion_list(doc, encoding, items)))
         })
     }
 
@@ -344,6 +335,9 @@ impl LanguageServer for Server {
     ) -> Result<Option<SemanticTokensResult>> {
         let encoding = self.encoding();
         self.read_blocking(&params.text_document.uri, "semantic tokens", move |doc| {
+            if doc.rope.len_bytes() > outline::FULL_SEMANTIC_TOKENS_MAX_BYTES {
+                return None;
+            }
             let tokens = outline::semantic_tokens(doc, encoding, None);
             Some(SemanticTokensResult::Tokens(tokens))
         })
@@ -387,6 +381,30 @@ impl LanguageServer for Server {
             });
             Some(chains.collect())
         })
+    }
+}
+
+/// The document notifications that carry text, which the transport decodes itself and applies
+/// here directly (the `LanguageServer` methods do the same).
+impl Server {
+    /// Whether `initialize` was answered: from then on notifications are applied.
+    pub fn is_initialized(&self) -> bool {
+        self.publisher.get().is_some()
+    }
+
+    pub fn open_document(&self, params: DidOpenTextDocumentParams) {
+        let doc = params.text_document;
+        self.documents.open(doc.uri.clone(), doc.text, doc.version);
+        self.mark_changed(doc.uri);
+    }
+
+    pub fn change_document(&self, params: DidChangeTextDocumentParams) {
+        let doc = params.text_document;
+        if self.documents.change(&doc.uri, doc.version, params.content_changes, self.encoding()) {
+            self.mark_changed(doc.uri);
+        } else {
+            tracing::warn!("change for a document that is not open: {}", doc.uri);
+        }
     }
 }
 

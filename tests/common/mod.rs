@@ -3,6 +3,7 @@
 #![allow(dead_code)] // Each test crate that includes this module uses a different part of it.
 
 use pgn_lsp::chess;
+use pgn_lsp::ide::DocumentAnalysis;
 use pgn_lsp::syntax::{Diagnostic, parse_games};
 
 /// Every diagnostic of a text (syntax and chess layers), in file offsets, in text order.
@@ -31,4 +32,26 @@ pub fn cursors(marked: &str) -> (String, Vec<u32>) {
         text.push_str(piece);
     }
     (text, offsets)
+}
+
+/// The 1-based line of `offset` in `text`.
+pub fn line_of(text: &str, offset: u32) -> usize {
+    text[..offset as usize].matches('\n').count() + 1
+}
+
+/// What a feature shows at every cursor of a marked fixture, each under a heading with the
+/// cursor's byte offset and line: `show` gets the analysis and text without markers and the
+/// cursor's offset.
+pub fn at_each_cursor(
+    marked: &str,
+    mut show: impl FnMut(&DocumentAnalysis, &str, u32) -> String,
+) -> String {
+    let (text, offsets) = cursors(marked);
+    let analysis = DocumentAnalysis::new(&text);
+    let mut out = String::new();
+    for offset in offsets {
+        out += &format!("── cursor at byte {offset} (line {})\n", line_of(&text, offset));
+        out += &show(&analysis, &text, offset);
+    }
+    out
 }

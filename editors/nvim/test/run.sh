@@ -2,8 +2,9 @@
 # End-to-end test of the Neovim integration (editors/nvim) against a real
 # pgn-lsp binary, in headless Neovim with a clean configuration:
 # filetype detection, illegal-move diagnostic, hover FEN, format on save, the
-# live board (:PgnBoard), client reuse across buffers, and no server process
-# left after quitting.
+# live board (:PgnBoard), completion of a legal move, a quick fix applied from a
+# code action, client reuse across buffers, and no server process left after
+# quitting.
 #
 #   PGN_LSP=/path/to/pgn-lsp editors/nvim/test/run.sh
 #
@@ -35,7 +36,7 @@ fi
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-cp "$fixtures/illegal.pgn" "$fixtures/messy.pgn" "$tmp/"
+cp "$fixtures/illegal.pgn" "$fixtures/messy.pgn" "$fixtures/fixable.pgn" "$tmp/"
 # A private Neovim state (LSP log, shada) so the test sees no user files.
 export XDG_CONFIG_HOME="$tmp/xdg/config" XDG_DATA_HOME="$tmp/xdg/data" \
   XDG_STATE_HOME="$tmp/xdg/state" XDG_CACHE_HOME="$tmp/xdg/cache"

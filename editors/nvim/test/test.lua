@@ -88,6 +88,20 @@ local function hover_text(contents)
   return table.concat(parts, '\n')
 end
 
+-- The responses to a request, failing on an error.
+local function request(bufnr, method, params)
+  local responses, err = vim.lsp.buf_request_sync(bufnr, method, params, timeout)
+  if not responses then
+    fail(method .. ' failed: ' .. tostring(err))
+  end
+  for _, response in pairs(responses) do
+    if response.err then
+      fail(method .. ' error: ' .. vim.inspect(response.err))
+    end
+  end
+  return responses
+end
+
 local function open(name)
   vim.cmd('edit ' .. vim.fn.fnameescape(dir .. '/' .. name))
   local bufnr = vim.api.nvim_get_current_buf()
@@ -216,6 +230,59 @@ local function run()
 
   -- 4. The live board.
   check_board(messy)
+
+  -- 5. Completion where the illegal 3. Nf3 stands: White's legal moves there.
+  local crow, ccol = find_in_buffer(illegal, '3. Nf3')
+  local at = { textDocument = { uri = vim.uri_from_bufnr(illegal) }, position = { line = crow, character = ccol + 3 } }
+  local items = {}
+  for _, response in pairs(request(illegal, 'textDocument/completion', at)) do
+    local result = response.result or {}
+    for _, item in ipairs(result.items or result) do
+      items[item.label] = item
+    end
+  end
+  local bb5 = items['Bb5']
+  if not bb5 or bb5.detail ~= 'bishop from f1' then
+    fail('completion before 3. Nf3 does not offer Bb5 (bishop from f1); got: ' .. vim.inspect(vim.tbl_keys(items)))
+  end
+  if items['Nf3'] or items['Nc6'] then
+    fail('completion before 3. Nf3 offers a move that is not legal there (Nf3 or a Black move)')
+  end
+  say(('ok - completion at 3. offers %d legal moves, Bb5 among them (%s)'):format(vim.tbl_count(items), bb5.detail))
+
+  -- 6. The preferred quick fix of a non-canonical move, applied to the buffer.
+  local fixable = open('fixable.pgn')
+  wait_for('a non-canonical-san diagnostic on fixable.pgn', fixable, function()
+    for _, d in ipairs(vim.diagnostic.get(fixable)) do
+      if d.code == 'non-canonical-san' then
+        return true
+      end
+    end
+    return false
+  end)
+  local frow, fcol = find_in_buffer(fixable, '0-0')
+  local range = { start = { line = frow, character = fcol }, ['end'] = { line = frow, character = fcol + 3 } }
+  -- The server finds the diagnostics at the range itself: none need be sent.
+  local context = { diagnostics = {}, only = { 'quickfix' } }
+  local preferred
+  for _, response in pairs(request(fixable, 'textDocument/codeAction', {
+    textDocument = { uri = vim.uri_from_bufnr(fixable) }, range = range, context = context,
+  })) do
+    for _, action in ipairs(response.result or {}) do
+      if action.isPreferred and action.kind == 'quickfix' then
+        preferred = action
+      end
+    end
+  end
+  if not preferred then
+    fail('no preferred quick fix for 0-0')
+  end
+  vim.lsp.util.apply_workspace_edit(preferred.edit, server_state(fixable).offset_encoding or 'utf-16')
+  local line = vim.api.nvim_buf_get_lines(fixable, frow, frow + 1, false)[1]
+  if not line:find('4. O-O Nf6 *', 1, true) then
+    fail('the quick fix "' .. preferred.title .. '" did not write O-O; the line is now: ' .. line)
+  end
+  say('ok - quick fix "' .. preferred.title .. '" applied: ' .. line)
 end
 
 local function write_result(text)

@@ -1,0 +1,171 @@
+//! Code action fixtures: each `<|>` in a PGN file under `fixtures/ide/code_actions` is a
+//! cursor; the snapshot holds every action offered there, with the lines it changes. Every
+//! action of every fixture (and of the diagnostics fixtures) is also checked for edits that
+//! overlap, which one LSP document edit must not have, and the fix-all actions for fixing what
+//! they say.
+
+mod common;
+
+use common::{at_each_cursor, cursors};
+use pgn_lsp::fmt::FormatOptions;
+use pgn_lsp::ide::{ActionKind, CodeAction, DocumentAnalysis, code_actions};
+use pgn_lsp::syntax::Code;
+use pgn_lsp::text::{TextEdit, TextRange};
+
+fn actions_at(text: &str, range: TextRange) -> Vec<CodeAction> {
+    actions_of_kinds(text, range, &|_| true)
+}
+
+fn actions_of_kinds(
+    text: &str,
+    range: TextRange,
+    wanted: &dyn Fn(ActionKind) -> bool,
+) -> Vec<CodeAction> {
+    let analysis = DocumentAnalysis::new(text);
+    code_actions(&analysis, &text, range, &FormatOptions::default(), wanted)
+}
+
+/// Whether an action works on the whole document rather than where the cursor is.
+fn whole_document(kind: ActionKind) -> bool {
+    matches!(kind, ActionKind::FixAll | ActionKind::SortGames)
+}
+
+/// The lines an edit set changes, as a diff without context.
+fn changed_lines(text: &str, edits: &[TextEdit]) -> String {
+    let after = TextEdit::apply_all(text, edits);
+    let diff = similar::TextDiff::from_lines(text, &after);
+    let mut out = String::new();
+    for change in diff.iter_all_changes() {
+        let sign = match change.tag() {
+            similar::ChangeTag::Equal => continue,
+            similar::ChangeTag::Delete => '-',
+            similar::ChangeTag::Insert => '+',
+        };
+        out += &format!("    {sign} {}", change.value());
+        if change.missing_newline() {
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn render(text: &str, actions: &[CodeAction]) -> String {
+    let mut out = String::new();
+    if actions.is_empty() {
+        out += "no actions\n";
+    }
+    for action in actions {
+        let mut codes: Vec<&str> = action.diagnostics.iter().map(|d| d.code.as_str()).collect();
+        codes.dedup();
+        out += &format!(
+            "[{:?}{}] {}{}\n",
+            action.kind,
+            if action.preferred { ", preferred" } else { "" },
+            action.title,
+            if codes.is_empty() { String::new() } else { format!(" ({})", codes.join(", ")) },
+        );
+        out += &changed_lines(text, &action.edits);
+    }
+    out
+}
+
+/// The actions at each cursor, then those over the whole document once.
+fn check(marked: &str) -> String {
+    let mut out = at_each_cursor(marked, |_, text, offset| {
+        let here = actions_of_kinds(text, TextRange::empty(offset), &|k| !whole_document(k));
+        render(text, &here) + "\n"
+    });
+    let (text, _) = cursors(marked);
+    out += "── the whole document\n";
+    out += &render(&text, &actions_of_kinds(&text, TextRange::empty(0), &whole_document));
+    out
+}
+
+#[test]
+fn code_action_fixtures() {
+    insta::glob!("fixtures/ide/code_actions/*.pgn", |path| {
+        let marked = std::fs::read_to_string(path).unwrap();
+        insta::assert_snapshot!(check(&marked));
+    });
+}
+
+/// Whether two edits may not stand in one LSP document edit: their ranges overlap, or two
+/// insertions (or an insertion and a replacement) start at the same place.
+fn collide(a: TextRange, b: TextRange) -> bool {
+    (a.start < b.end && b.start < a.end) || (a.start == b.start && (a.is_empty() || b.is_empty()))
+}
+
+fn fixture_texts() -> Vec<(String, String)> {
+    let mut texts = Vec::new();
+    for dir in ["tests/fixtures/diagnostics", "tests/fixtures/ide/code_actions"] {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let (text, _) = cursors(&std::fs::read_to_string(&path).unwrap());
+            texts.push((path.display().to_string(), text));
+        }
+    }
+    texts
+}
+
+#[test]
+fn no_action_has_colliding_edits() {
+    for (name, text) in fixture_texts() {
+        let analysis = DocumentAnalysis::new(&text);
+        // A cursor on every diagnostic, and one at every game start.
+        let mut ranges: Vec<TextRange> =
+            common::diagnostics(&text).iter().map(|d| d.range).collect();
+        ranges.extend(analysis.games().map(|(start, _)| TextRange::empty(start)));
+        for range in ranges {
+            for action in actions_at(&text, range) {
+                let edits = &action.edits;
+                assert!(!edits.is_empty(), "{name}: {} has no edits", action.title);
+                for (i, a) in edits.iter().enumerate() {
+                    for b in &edits[i + 1..] {
+                        assert!(
+                            !collide(a.range, b.range),
+                            "{name}: {}: {a:?} and {b:?} collide",
+                            action.title
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_fix_all_leaves_fewer_problems_of_each_kind_it_fixes() {
+    let mut fixed_some = 0;
+    for (name, text) in fixture_texts() {
+        let whole = TextRange::new(0, text.len() as u32);
+        for action in actions_at(&text, whole) {
+            let fixes_all =
+                action.kind == ActionKind::FixAll || action.title.starts_with("Fix all");
+            if !fixes_all {
+                continue;
+            }
+            let after = TextEdit::apply_all(&text, &action.edits);
+            let count = |t: &str, code: Code| {
+                common::diagnostics(t).iter().filter(|d| d.code == code).count()
+            };
+            let codes: Vec<Code> = match action.kind {
+                ActionKind::FixAll => common::diagnostics(&text)
+                    .iter()
+                    .filter(|d| !d.fixes.is_empty())
+                    .map(|d| d.code)
+                    .collect(),
+                _ => action.diagnostics.iter().map(|d| d.code).collect(),
+            };
+            for code in codes {
+                assert!(
+                    count(&after, code) < count(&text, code),
+                    "{name}: {} left every {} problem:\n{after}",
+                    action.title,
+                    code.as_str()
+                );
+            }
+            fixed_some += 1;
+        }
+    }
+    assert!(fixed_some >= 3, "the fixtures hold fix-all actions");
+}
