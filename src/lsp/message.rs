@@ -1,7 +1,9 @@
 //! Decoding one message body (JSON-RPC 2.0). The notifications that carry document text
 //! (`textDocument/didOpen`, `textDocument/didChange`) are read straight from the bytes into their
-//! typed params, so the text of a 100 MB document is copied once, into its `String`, and never
-//! held as a `serde_json::Value`. Every other message becomes tower-lsp's `Request` or `Response`,
+//! typed params, never held as a `serde_json::Value`; the text of a `didOpen` is decoded inside
+//! the body's own buffer (`json_string`), which becomes its `String`, so a 100 MB document
+//! costs one buffer of its size, not three (the body, serde_json's scratch buffer for a string
+//! with escapes, and the `String`). Every other message becomes tower-lsp's `Request` or `Response`,
 //! read as tower-lsp reads them; a message that is neither becomes the JSON-RPC error response it
 //! deserves (-32700 parse error, or -32600 invalid request with the message's id).
 
@@ -10,11 +12,16 @@ use std::borrow::Cow;
 use serde::de::{Deserializer, IgnoredAny};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use serde_json::value::RawValue;
 use tower_lsp::jsonrpc::{Error, ErrorCode, Id, Request, Response};
 use tower_lsp::lsp_types::notification::{
     DidChangeTextDocument, DidOpenTextDocument, Notification,
 };
-use tower_lsp::lsp_types::{DidChangeTextDocumentParams, DidOpenTextDocumentParams};
+use tower_lsp::lsp_types::{
+    DidChangeTextDocumentParams, DidOpenTextDocumentParams, TextDocumentItem, Url,
+};
+
+use super::json_string;
 
 /// A decoded message from the client.
 #[derive(Debug)]
@@ -51,27 +58,85 @@ struct Params<P> {
     params: P,
 }
 
-/// Decode one message body.
-pub fn decode(body: &[u8]) -> Incoming {
-    document_notification(body).unwrap_or_else(|| general(body))
+/// The params of a `didOpen` with the document's text as it is in the message.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RawOpenParams<'a> {
+    #[serde(borrow)]
+    text_document: RawTextDocumentItem<'a>,
 }
 
-/// `body` as a document notification with typed params, if it is one. One that does not decode
-/// (params of the wrong shape) is left to the general path, which treats it as tower-lsp does.
-fn document_notification(body: &[u8]) -> Option<Incoming> {
+/// A `TextDocumentItem` whose text is left as it is in the message.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RawTextDocumentItem<'a> {
+    uri: Url,
+    language_id: String,
+    version: i32,
+    #[serde(borrow)]
+    text: &'a RawValue,
+}
+
+/// A notification that carries document text.
+enum DocumentNotification {
+    Open,
+    Change,
+}
+
+/// Decode one message body.
+pub fn decode(body: Vec<u8>) -> Incoming {
+    let decoded = match document_notification(&body) {
+        Some(DocumentNotification::Open) => return open(body),
+        Some(DocumentNotification::Change) => {
+            serde_json::from_slice::<Params<_>>(&body).ok().map(|p| Incoming::Change(p.params))
+        }
+        None => None,
+    };
+    decoded.unwrap_or_else(|| general(&body))
+}
+
+/// Which document notification `body` is, if it is one.
+fn document_notification(body: &[u8]) -> Option<DocumentNotification> {
     let envelope: Envelope = serde_json::from_slice(body).ok()?;
     if envelope.jsonrpc.as_deref() != Some("2.0") || envelope.id {
         return None;
     }
     match envelope.method.as_deref()? {
-        DidOpenTextDocument::METHOD => {
-            serde_json::from_slice::<Params<_>>(body).ok().map(|p| Incoming::Open(p.params))
-        }
-        DidChangeTextDocument::METHOD => {
-            serde_json::from_slice::<Params<_>>(body).ok().map(|p| Incoming::Change(p.params))
-        }
+        DidOpenTextDocument::METHOD => Some(DocumentNotification::Open),
+        DidChangeTextDocument::METHOD => Some(DocumentNotification::Change),
         _ => None,
     }
+}
+
+/// A `didOpen` with typed params, its text decoded in `body`'s buffer. Params of the wrong
+/// shape are left to the general path, which treats them as tower-lsp does; a text that is not
+/// a valid JSON string (a lone surrogate, say) makes the message a parse error, as it is for
+/// serde_json.
+fn open(body: Vec<u8>) -> Incoming {
+    let Ok(Params { params }) = serde_json::from_slice::<Params<RawOpenParams>>(&body) else {
+        return general(&body);
+    };
+    let RawTextDocumentItem { uri, language_id, version, text } = params.text_document;
+    let Some(content) = string_content(&body, text) else {
+        return general(&body);
+    };
+    match json_string::decode_in_place(body, content) {
+        Ok(text) => Incoming::Open(DidOpenTextDocumentParams {
+            text_document: TextDocumentItem { uri, language_id, version, text },
+        }),
+        Err(why) => {
+            invalid(Id::Null, ErrorCode::ParseError, format!("the document text has {why}"))
+        }
+    }
+}
+
+/// Where in `body` the inside of the JSON string `raw` (a part of `body`) is; `None` if `raw`
+/// is not a string.
+fn string_content(body: &[u8], raw: &RawValue) -> Option<std::ops::Range<usize>> {
+    let raw = raw.get();
+    let start = (raw.as_ptr() as usize).checked_sub(body.as_ptr() as usize)?;
+    let inside = raw.strip_prefix('"')?.strip_suffix('"')?;
+    (start + raw.len() <= body.len()).then_some(start + 1..start + 1 + inside.len())
 }
 
 /// `body` as tower-lsp reads a message (a response, or else a request), or the error it gets.
@@ -113,7 +178,7 @@ mod tests {
     use super::*;
 
     fn decoded(message: &str) -> Incoming {
-        decode(message.as_bytes())
+        decode(message.as_bytes().to_vec())
     }
 
     #[test]
@@ -129,6 +194,44 @@ mod tests {
             "textDocument":{"uri":"file:///a.pgn","version":4},"contentChanges":[{"text":"*"}]}}"#;
         let Incoming::Change(params) = decoded(change) else { panic!("not a change") };
         assert_eq!(params.content_changes[0].text, "*");
+    }
+
+    #[test]
+    fn an_opened_text_decodes_as_serde_json_decodes_it() {
+        let text = "[Event \"\\u00e9\"]\r\n\t1. e4 {\\ud834\\udd1e\\/} *\u{1}\u{8}\u{c}\u{1f}♞";
+        let item =
+            json!({ "uri": "file:///b.pgn", "languageId": "pgn", "version": 1, "text": text });
+        let message = json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen",
+            "params": { "textDocument": item.clone() } })
+        .to_string();
+        let Incoming::Open(params) = decoded(&message) else { panic!("not an open") };
+        assert_eq!(params.text_document, serde_json::from_value(item).unwrap());
+    }
+
+    #[test]
+    fn an_opened_text_that_is_not_a_json_string_is_a_parse_error() {
+        let open = |text: &str| {
+            format!(
+                r#"{{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{{"textDocument":
+                {{"uri":"file:///c.pgn","languageId":"pgn","version":1,"text":{text}}}}}}}"#
+            )
+        };
+        for text in [r#""1. e4 \ud834 *""#, r#""\udd1e""#, r#""\ud834\u0041""#] {
+            let Incoming::Invalid(response) = decoded(&open(text)) else { panic!("{text}") };
+            let response = serde_json::to_value(response).unwrap();
+            assert_eq!(
+                (&response["error"]["code"], &response["id"]),
+                (&json!(-32700), &Value::Null)
+            );
+        }
+        let mut not_utf8 = open(r#""a?b""#).into_bytes();
+        let at = not_utf8.iter().position(|&b| b == b'?').unwrap();
+        not_utf8[at] = 0xff;
+        let Incoming::Invalid(response) = decode(not_utf8) else { panic!("not UTF-8") };
+        assert_eq!(serde_json::to_value(response).unwrap()["error"]["code"], -32700);
+        // A text that is not a string is a wrong shape of params, read as tower-lsp reads it.
+        let Incoming::Request(request) = decoded(&open("7")) else { panic!("not a request") };
+        assert_eq!(request.method(), "textDocument/didOpen");
     }
 
     #[test]
@@ -165,7 +268,7 @@ mod tests {
 
     #[test]
     fn other_messages_become_errors_with_their_id() {
-        let answer = |body: &[u8]| match decode(body) {
+        let answer = |body: &[u8]| match decode(body.to_vec()) {
             Incoming::Invalid(response) => serde_json::to_value(response).unwrap(),
             other => panic!("decoded: {other:?}"),
         };

@@ -7,6 +7,7 @@ mod convert;
 mod documents;
 mod editing;
 mod framing;
+mod json_string;
 mod message;
 mod outline;
 mod publisher;

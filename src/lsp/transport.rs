@@ -113,8 +113,8 @@ impl Dispatcher {
         let mut input = BufReader::new(input);
         while let Some(frame) = framing::next_frame(&mut input).await {
             let message = match frame {
-                // The body is dropped here: the decoded message is the only copy left.
-                Frame::Body(body) => message::decode(&body),
+                // The body is used up: the decoded message is the only copy left.
+                Frame::Body(body) => message::decode(body),
                 Frame::BadHeader(why) => message::invalid(Id::Null, ErrorCode::ParseError, why),
             };
             match message {
