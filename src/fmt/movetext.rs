@@ -71,20 +71,11 @@ pub(crate) fn loses_movetext(game: &Game, options: &FormatOptions) -> bool {
 /// Whether formatting leaves the movetext of `game` an element other than commentary: a move,
 /// an annotation, a variation or a termination marker.
 pub(crate) fn keeps_elements(game: &Game, options: &FormatOptions) -> bool {
-    let mut depth = 0u32;
-    game.nodes.iter().any(|node| match node.kind {
+    game.nodes_with_depth().any(|(_, node, depth)| match node.kind {
         NodeKind::MoveNumber | NodeKind::Comment | NodeKind::LineComment | NodeKind::Escape => {
             false
         }
         _ if !options.reduced => true,
-        NodeKind::VariationStart => {
-            depth += 1;
-            false
-        }
-        NodeKind::VariationEnd => {
-            depth = depth.saturating_sub(1);
-            false
-        }
         NodeKind::Move | NodeKind::NullMove | NodeKind::Result | NodeKind::Unexpected => depth == 0,
         _ => false,
     })

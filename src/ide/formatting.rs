@@ -83,18 +83,8 @@ fn context_start(text: &dyn TextSource, games: &[TextRange], index: usize) -> us
     while from > 0 {
         from -= 1;
         let (game, _) = parse_game_at(text, games[from].start as usize);
-        let mut depth = 0u32;
-        let ends_context = game.nodes.iter().any(|n| match n.kind {
-            NodeKind::VariationStart => {
-                depth += 1;
-                false
-            }
-            NodeKind::VariationEnd => {
-                depth = depth.saturating_sub(1);
-                false
-            }
-            NodeKind::Move | NodeKind::NullMove | NodeKind::Result => depth == 0,
-            _ => false,
+        let ends_context = game.nodes_with_depth().any(|(_, n, depth)| {
+            depth == 0 && matches!(n.kind, NodeKind::Move | NodeKind::NullMove | NodeKind::Result)
         });
         if ends_context {
             break;

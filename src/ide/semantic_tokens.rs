@@ -10,7 +10,7 @@
 
 use super::analysis::DocumentAnalysis;
 use super::commands::commands;
-use super::walk::{for_each_game, nodes_with_depth};
+use super::walk::for_each_game;
 use crate::syntax::{Game, NodeKind, TextSource};
 use crate::text::{LineCol, PositionEncoding, TextRange};
 
@@ -146,7 +146,7 @@ fn game_pieces(game: &Game, src: &str, out: &mut Vec<Piece>) {
     for note in &game.tag_notes {
         comment_pieces(src, note.kind, note.range, plain, out);
     }
-    for (_, node, depth) in nodes_with_depth(game) {
+    for (_, node, depth) in game.nodes_with_depth() {
         let modifiers = if depth > 0 { TokenModifiers::VARIATION } else { plain };
         let text = &src[node.range];
         let kind = match node.kind {

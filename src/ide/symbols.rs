@@ -5,9 +5,7 @@
 use std::borrow::Cow;
 
 use super::analysis::DocumentAnalysis;
-use super::walk::{
-    ParsedGame, content_range, for_each_game, movetext_range, nodes_with_depth, tag_section_range,
-};
+use super::walk::{ParsedGame, content_range, for_each_game, movetext_range, tag_section_range};
 use crate::syntax::{Game, NodeKind, TextSource};
 use crate::text::TextRange;
 
@@ -173,7 +171,7 @@ fn known(value: Option<Cow<'_, str>>) -> Option<Cow<'_, str>> {
 fn main_line_summary(game: &Game, src: &str) -> String {
     let mut opening = Vec::new();
     let mut plies = 0;
-    for (_, node, depth) in nodes_with_depth(game) {
+    for (_, node, depth) in game.nodes_with_depth() {
         if depth > 0 {
             continue;
         }

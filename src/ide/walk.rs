@@ -7,7 +7,7 @@
 //! its block, and dropped after its visit.
 
 use super::analysis::DocumentAnalysis;
-use crate::syntax::{Game, Node, NodeKind, TextSource, parse_game};
+use crate::syntax::{Game, NodeKind, TextSource, parse_game};
 use crate::text::TextRange;
 
 /// How much text a block holds at least (unless the games run out first).
@@ -68,25 +68,6 @@ pub fn for_each_game(
         }
         next = end;
     }
-}
-
-/// Every movetext node with its index and its variation depth (0 in the main line; a
-/// variation's `(` and `)` have the depth of the moves inside it).
-pub fn nodes_with_depth(game: &Game) -> impl Iterator<Item = (usize, &Node, u32)> {
-    game.nodes.iter().enumerate().scan(0u32, |depth, (i, node)| {
-        let at = match node.kind {
-            NodeKind::VariationStart => {
-                *depth += 1;
-                *depth
-            }
-            NodeKind::VariationEnd => {
-                *depth = depth.saturating_sub(1);
-                *depth + 1
-            }
-            _ => *depth,
-        };
-        Some((i, node, at))
-    })
 }
 
 /// The movetext node under the cursor: the one containing `offset`, else the one ending there.
@@ -168,7 +149,7 @@ mod tests {
         let src = "1. e4 (1. d4 (1. c4) 1... d5) e5 *";
         let game = parse_game(src);
         let depths: Vec<(&str, u32)> =
-            nodes_with_depth(&game).map(|(_, n, d)| (&src[n.range], d)).collect();
+            game.nodes_with_depth().map(|(_, n, d)| (&src[n.range], d)).collect();
         assert_eq!(depths[1], ("e4", 0));
         assert_eq!(depths[2], ("(", 1));
         assert_eq!(depths[5], ("(", 2));

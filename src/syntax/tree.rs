@@ -158,6 +158,25 @@ pub struct Game {
 }
 
 impl Game {
+    /// Every movetext node with its index and its variation depth (0 in the main line; a
+    /// variation's `(` and `)` have the depth of the moves inside it).
+    pub fn nodes_with_depth(&self) -> impl Iterator<Item = (usize, &Node, u32)> {
+        self.nodes.iter().enumerate().scan(0u32, |depth, (i, node)| {
+            let at = match node.kind {
+                NodeKind::VariationStart => {
+                    *depth += 1;
+                    *depth
+                }
+                NodeKind::VariationEnd => {
+                    *depth = depth.saturating_sub(1);
+                    *depth + 1
+                }
+                _ => *depth,
+            };
+            Some((i, node, at))
+        })
+    }
+
     /// The first tag with this name (names are case-sensitive, §8.1).
     pub fn tag(&self, name: &str, src: &str) -> Option<&Tag> {
         // Bytes, lengths first: the analysis looks up a dozen names in every game.
