@@ -17,22 +17,16 @@ plugin_dir="$(cd "$here/.." && pwd)"
 repo_root="$(cd "$here/../../.." && pwd)"
 fixtures="$repo_root/editors/fixtures"
 server="${PGN_LSP:-$repo_root/target/release/pgn-lsp}"
+# shellcheck source=../../test-lib.sh
+. "$repo_root/editors/test-lib.sh"
 
 if ! command -v nvim >/dev/null 2>&1; then
   echo "nvim not found: installing Debian's neovim package"
-  sudo=()
-  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q neovim
+  apt_install neovim
 fi
 echo "Using $(nvim --version | head -n 1)"
 
-case "$server" in /*) ;; *) server="$PWD/$server" ;; esac
-if [ ! -x "$server" ]; then
-  echo "FAIL: no server binary at $server" >&2
-  echo "      build it with 'cargo build --release' at the repository root, or set PGN_LSP" >&2
-  exit 1
-fi
+require_server
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
@@ -44,12 +38,7 @@ export XDG_CONFIG_HOME="$tmp/xdg/config" XDG_DATA_HOME="$tmp/xdg/data" \
 # The wrapper records the pid of every server Neovim starts (exec keeps it),
 # and exercises the vim.g.pgn_lsp_cmd override.
 wrapper="$tmp/pgn-lsp-wrapper"
-cat >"$wrapper" <<EOF
-#!/bin/sh
-echo \$\$ >>"$tmp/server.pids"
-exec "$server" "\$@"
-EOF
-chmod +x "$wrapper"
+write_pid_recording_wrapper "$wrapper"
 
 export PGN_TEST_DIR="$tmp" PGN_PLUGIN_DIR="$plugin_dir" PGN_LSP_WRAPPER="$wrapper" \
   PGN_TEST_LUA="$here/test.lua"
@@ -70,23 +59,5 @@ if [ "$result" != "ok" ]; then
 fi
 
 # Exactly one server was started, and it is gone once Neovim has quit.
-touch "$tmp/server.pids"
-mapfile -t pids <"$tmp/server.pids"
-if [ "${#pids[@]}" -ne 1 ]; then
-  echo "FAIL: expected 1 pgn-lsp process, Neovim started ${#pids[@]}" >&2
-  status=1
-fi
-for pid in "${pids[@]}"; do
-  deadline=$((SECONDS + 5))
-  while kill -0 "$pid" 2>/dev/null && [ "$SECONDS" -lt "$deadline" ]; do
-    sleep 0.1
-  done
-  if kill -0 "$pid" 2>/dev/null; then
-    echo "FAIL: pgn-lsp process $pid still running after Neovim quit" >&2
-    kill -KILL "$pid" 2>/dev/null || true
-    status=1
-  fi
-done
-[ "$status" -eq 0 ] || exit 1
-echo "ok - the pgn-lsp server exited with Neovim"
+expect_one_server_ended Neovim
 echo "PASS: editors/nvim end-to-end test"
