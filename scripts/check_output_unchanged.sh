@@ -47,6 +47,15 @@ format() {
 fmt_flags=("" "--no-reflow-comments" "--line-width 40")
 
 differences=0; bytes=0
+# compare WHAT: count a difference between $work/expected and $work/actual.
+compare() {
+  if ! cmp -s "$work/expected" "$work/actual"; then
+    echo "DIFFERENT: $1"
+    diff "$work/expected" "$work/actual" | head -n 10 || true
+    differences=$((differences + 1))
+  fi
+}
+
 for f in "${files[@]}"; do
   bytes=$((bytes + $(stat -c %s "$f")))
   for flags in "${fmt_flags[@]}"; do
@@ -55,22 +64,14 @@ for f in "${files[@]}"; do
     for jobs in 1 "$(nproc)"; do
       # shellcheck disable=SC2086
       format "$candidate" "$jobs" "$f" "$work/actual" $flags
-      if ! cmp -s "$work/expected" "$work/actual"; then
-        echo "DIFFERENT: $f (fmt $flags, $jobs threads)"
-        diff "$work/expected" "$work/actual" | head -n 10 || true
-        differences=$((differences + 1))
-      fi
+      compare "$f (fmt $flags, $jobs threads)"
     done
   done
   for format in json human; do
     run "$baseline" "$format" 1 "$f" "$work/expected"
     for jobs in 1 "$(nproc)"; do
       run "$candidate" "$format" "$jobs" "$f" "$work/actual"
-      if ! cmp -s "$work/expected" "$work/actual"; then
-        echo "DIFFERENT: $f ($format, --jobs $jobs)"
-        diff "$work/expected" "$work/actual" | head -n 10 || true
-        differences=$((differences + 1))
-      fi
+      compare "$f ($format, --jobs $jobs)"
     done
   done
 done
