@@ -114,17 +114,24 @@ fn stray_closing_parens(size: Size) -> Input {
     }
 }
 
-/// One game on one line of 100 MB: knights out and back, every move legal and numbered right.
-fn long_line(size: Size) -> Input {
-    let bytes = size.pick(1_000_000, 100_000_000);
+/// One game of about `bytes` bytes whose moves take the knights out and back, every move
+/// legal and numbered right: `four_moves(n)` writes moves `n` and `n + 1` of both sides.
+fn knights_out_and_back(bytes: usize, four_moves: impl Fn(u32) -> String) -> String {
     let mut text = String::with_capacity(bytes + 64);
     text.push_str("[Event \"x\"]\n\n");
     let mut n = 1;
     while text.len() < bytes {
-        text.push_str(&format!("{n}. Nf3 Nf6 {}. Ng1 Ng8 ", n + 1));
+        text.push_str(&four_moves(n));
         n += 2;
     }
     text.push_str("*\n");
+    text
+}
+
+/// One game on one line of 100 MB: knights out and back, every move legal and numbered right.
+fn long_line(size: Size) -> Input {
+    let bytes = size.pick(1_000_000, 100_000_000);
+    let text = knights_out_and_back(bytes, |n| format!("{n}. Nf3 Nf6 {}. Ng1 Ng8 ", n + 1));
     Input {
         name: "long-line",
         bytes: text.into_bytes(),
@@ -248,14 +255,7 @@ fn megabyte_comment(_: Size) -> Input {
 /// `MAX_PER_CODE` are reported, then a count.
 fn uci_moves(size: Size) -> Input {
     let bytes = size.pick(200_000, 10_000_000);
-    let mut text = String::with_capacity(bytes + 64);
-    text.push_str("[Event \"x\"]\n\n");
-    let mut n = 1;
-    while text.len() < bytes {
-        text.push_str(&format!("{n}. g1f3 g8f6 {}. f3g1 f6g8\n", n + 1));
-        n += 2;
-    }
-    text.push_str("*\n");
+    let text = knights_out_and_back(bytes, |n| format!("{n}. g1f3 g8f6 {}. f3g1 f6g8\n", n + 1));
     Input {
         name: "uci-moves",
         bytes: text.into_bytes(),
