@@ -1,14 +1,15 @@
 //! Benchmark of the language server on a large document, driving the real binary over stdio
-//! as an editor would: open to first diagnostics, a one-character edit in the middle to its
-//! diagnostics (and the same edit in a document of about 100 KB), hover on a move, resident
-//! memory. Times are measured by the client, so they include the transfer of the messages;
+//! as an editor would: open to first diagnostics, one-character edits to their diagnostics,
+//! each in a different game (and the same in a document of about 100 KB), hover on a move,
+//! formatting one game and the whole document, resident memory. Times are measured by the client, so they include the transfer of the messages;
 //! the server's own time for an edit (applying it, choosing and converting the diagnostics,
 //! handing them to the protocol layer) is read from its debug log.
 //!
 //! `cargo bench --bench lsp -- [--size MB] [--edits N] [--limit N] FILE...` (PGN files, plain
 //! or `.zst`; the document is their games, repeated or cut at a game boundary to about
-//! `--size` MB; the small document is the 100 KB of games around the edited one; `--limit` sets
-//! the server's `diagnostics.limit`).
+//! `--size` MB; the small document is the 100 KB of games around the middle; `--edits` edits,
+//! 200 by default, spread evenly over each document; `--limit` sets the server's
+//! `diagnostics.limit`).
 
 mod common;
 #[path = "../tests/lsp_client/mod.rs"]
@@ -33,7 +34,7 @@ struct Args {
 }
 
 fn parse_args() -> Args {
-    let mut args = Args { size: 100, edits: 100, limit: None, files: Vec::new() };
+    let mut args = Args { size: 100, edits: 200, limit: None, files: Vec::new() };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
         match arg.as_str() {
@@ -77,10 +78,12 @@ fn games_around(text: &str, at: usize, size: usize) -> String {
     text[start..game_start_after(text, start + size)].to_owned()
 }
 
-/// Where a one-character edit goes: the space after the first move number at or after `at`.
+/// Where a one-character edit goes: the space after the first move number at or after `at`
+/// (or, past the last one, the first of the text).
 fn edit_offset(text: &str, at: usize) -> usize {
     let at = text.floor_char_boundary(at);
-    at + text[at..].find("\n1. ").expect("a game after the middle") + 3
+    let found = text[at..].find("\n1. ").map(|i| at + i);
+    found.or_else(|| text.find("\n1. ")).expect("a game with moves") + 3
 }
 
 /// The server's own time for each edit, from its debug log: applying the change, then
@@ -147,34 +150,49 @@ impl Session {
         (Session { client, text, version: 1 }, started.elapsed(), diagnostics)
     }
 
-    /// Insert or delete one space at `offset`; the time until its diagnostics arrive.
-    fn edit(&mut self, offset: usize, insert: bool) -> Duration {
-        let start = position(&self.text, offset, "utf-16");
-        let (end, new_text) = if insert {
-            (start.clone(), " ")
-        } else {
-            (position(&self.text, offset + 1, "utf-16"), "")
-        };
+    /// Insert one space at `offset`; the time until its diagnostics arrive.
+    fn insert_space(&mut self, offset: usize) -> Duration {
+        let at = position(&self.text, offset, "utf-16");
         self.version += 1;
         let change = json!({
             "textDocument": { "uri": URI, "version": self.version },
-            "contentChanges": [{ "range": { "start": start, "end": end }, "text": new_text }]
+            "contentChanges": [{ "range": { "start": at, "end": at }, "text": " " }]
         });
         let started = Instant::now();
         self.client.notify("textDocument/didChange", change);
         self.client.diagnostics(URI, self.version);
         let elapsed = started.elapsed();
-        if insert {
-            self.text.insert(offset, ' ');
-        } else {
-            self.text.remove(offset);
-        }
+        self.text.insert(offset, ' ');
         elapsed
     }
 
-    /// Edits alternately inserting and deleting a space at `offset`.
-    fn edits(&mut self, offset: usize, count: usize) -> Vec<Duration> {
-        (0..count).map(|i| self.edit(offset, i % 2 == 0)).collect()
+    /// `count` edits spread evenly over the document, each after the first move number of
+    /// another game (games repeat only in a document of fewer games).
+    fn edits(&mut self, count: usize) -> Vec<Duration> {
+        (0..count)
+            .map(|i| self.insert_space(edit_offset(&self.text, self.text.len() * i / count)))
+            .collect()
+    }
+
+    /// The time to format the game holding `offset` (range formatting of an empty range).
+    fn format_game(&mut self, offset: usize) -> Duration {
+        let at = position(&self.text, offset, "utf-16");
+        let params = json!({ "textDocument": { "uri": URI }, "range": { "start": at, "end": at },
+                             "options": { "tabSize": 4, "insertSpaces": true } });
+        let started = Instant::now();
+        let edits = self.client.call("textDocument/rangeFormatting", params);
+        assert!(edits.is_array(), "no formatting answer: {edits}");
+        started.elapsed()
+    }
+
+    /// The time to format the whole document, and the number of edits it takes.
+    fn format_document(&mut self) -> (Duration, usize) {
+        let params = json!({ "textDocument": { "uri": URI },
+                             "options": { "tabSize": 4, "insertSpaces": true } });
+        let started = Instant::now();
+        let edits = self.client.call("textDocument/formatting", params);
+        let elapsed = started.elapsed();
+        (elapsed, edits.as_array().expect("formatting edits").len())
     }
 
     fn hovers(&mut self, offset: usize, count: usize) -> Vec<Duration> {
@@ -198,8 +216,6 @@ fn main() {
     let big = build_document(&sources, args.size * 1_000_000);
     let middle = edit_offset(&big, big.len() / 2);
     let small = games_around(&big, middle, 100_000);
-    // The edit in the small document goes at the same place of the same game.
-    let small_middle = small.find(&big[middle - 3..middle + 200]).expect("the game") + 3;
     println!(
         "document: {} bytes ({} MB), small document: {} bytes",
         big.len(),
@@ -213,19 +229,30 @@ fn main() {
     let (mut session, open, diagnostics) = Session::open(big, args.limit, &big_log);
     println!("open to first diagnostics: {} ({diagnostics} diagnostics)", ms(open));
     let (rss_open, _) = memory(session.client.pid()).unwrap_or_default();
-    // The hover goes on the first move of the game edited (a move in the middle).
-    let hover_at = middle + 1;
-    let mut edits = session.edits(middle, args.edits);
+    let mut edits = session.edits(args.edits);
+    // The hover goes on the first move of a game in the middle.
+    let hover_at = {
+        let at = edit_offset(&session.text, session.text.len() / 2);
+        at + session.text[at..].find(|c| c != ' ').expect("a move")
+    };
     let mut hovers = session.hovers(hover_at, args.edits);
     let (rss, peak) = memory(session.client.pid()).unwrap_or_default();
+    let format_game = session.format_game(hover_at);
+    let (format_document, format_edits) = session.format_document();
+    let (_, peak_formatting) = memory(session.client.pid()).unwrap_or_default();
 
     let (mut small_session, _, small_diagnostics) = Session::open(small, args.limit, &small_log);
-    let mut small_edits = small_session.edits(small_middle, args.edits);
+    let mut small_edits = small_session.edits(args.edits);
 
     let size = session.text.len() as f64;
     let (edit50, edit99) = (percentile(&mut edits, 0.5), percentile(&mut edits, 0.99));
     let small50 = percentile(&mut small_edits, 0.5);
-    println!("edit to diagnostics, p50: {}  p99: {}", ms(edit50), ms(edit99));
+    println!(
+        "edit to diagnostics ({} edits, each in another game), p50: {}  p99: {}",
+        edits.len(),
+        ms(edit50),
+        ms(edit99)
+    );
     drop(session.client);
     drop(small_session.client);
     let (mut server, mut small_server) =
@@ -247,6 +274,11 @@ fn main() {
         ms(percentile(&mut hovers, 0.99))
     );
     println!(
+        "formatting one game: {}; the whole document: {} ({format_edits} edits)",
+        ms(format_game),
+        ms(format_document)
+    );
+    println!(
         "resident memory after open: {} MB ({:.2}x), after the edits: {} MB ({:.2}x), peak: {} MB ({:.2}x)",
         rss_open / 1_000_000,
         rss_open as f64 / size,
@@ -254,5 +286,10 @@ fn main() {
         rss as f64 / size,
         peak / 1_000_000,
         peak as f64 / size
+    );
+    println!(
+        "  peak after formatting the whole document: {} MB ({:.2}x)",
+        peak_formatting / 1_000_000,
+        peak_formatting as f64 / size
     );
 }
