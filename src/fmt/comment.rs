@@ -8,9 +8,6 @@
 //! padding inside the braces is made one space and CRLF line ends become LF.
 
 use std::borrow::Cow;
-use std::sync::LazyLock;
-
-use memchr::memmem::Finder;
 
 use super::doc::{Doc, Sep};
 use crate::syntax::is_tag_line;
@@ -45,7 +42,7 @@ pub fn normalized(body: &str, reflow: bool) -> Cow<'_, str> {
 }
 
 /// Append the comment with text `body` to `doc`, the `{` separated by `sep` from what precedes.
-pub(crate) fn push<'s>(doc: &mut Doc<'s>, sep: Sep, body: &'s str, reflow: bool) {
+pub(crate) fn push(doc: &mut Doc<'_>, sep: Sep, body: &str, reflow: bool) {
     if !reflow {
         let text = normalized(body, false);
         doc.push_written_lines(sep, |out| {
@@ -67,23 +64,56 @@ pub(crate) fn push<'s>(doc: &mut Doc<'s>, sep: Sep, body: &'s str, reflow: bool)
 }
 
 /// The text of a comment as one run of words when re-flowing it is filling lines with its
-/// words as they stand: non-empty ASCII text (one byte a character) whose words are separated
-/// by single spaces and without `[`, so that no embedded command or line looking like a tag
-/// pair ties words together. The engine logs of computer chess archives are such comments.
+/// words as they stand: non-empty printable ASCII text (one byte a character) whose words are
+/// separated by single spaces and without `[`, so that no embedded command or line looking like
+/// a tag pair ties words together. The engine logs of computer chess archives are such comments.
+/// (Text with other control characters than whitespace would do too; it is rare, and goes word
+/// by word.)
 fn single_spaced(body: &str) -> Option<&str> {
-    static DOUBLE_SPACE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"  "));
     let text = body.trim_ascii();
-    let bytes = text.as_bytes();
-    let plain = !text.is_empty()
-        && text.is_ascii()
-        && memchr::memchr3(b'\n', b'\r', b'\t', bytes).is_none()
-        && memchr::memchr3(b'[', b'\x0B', b'\x0C', bytes).is_none()
-        && DOUBLE_SPACE.find(bytes).is_none();
-    plain.then_some(text)
+    (!text.is_empty() && is_plain_run(text.as_bytes())).then_some(text)
+}
+
+/// Whether `bytes` are printable ASCII characters other than `[`, with no two spaces in a row.
+/// Blocks of bytes are marked without branches, which the compiler turns into vector
+/// instructions (this is most of what formatting an engine log costs).
+fn is_plain_run(bytes: &[u8]) -> bool {
+    // A byte is printable ASCII when, read as signed, it is at least a space.
+    let unfit = |b: u8| (b as i8) < b' ' as i8 || b == b'[';
+    let len = bytes.len();
+    if len <= PLAIN_BLOCK {
+        let doubled = bytes.windows(2).any(|pair| pair == b"  ");
+        return !doubled && !bytes.iter().any(|&b| unfit(b));
+    }
+    let mut marks = [0u8; PLAIN_BLOCK];
+    let mut at = 0;
+    while at + PLAIN_BLOCK < len {
+        mark_unplain(&mut marks, bytes, at);
+        at += PLAIN_BLOCK;
+    }
+    // The last block overlaps the one before; it leaves out the last byte, which has no byte
+    // after it.
+    mark_unplain(&mut marks, bytes, len - PLAIN_BLOCK - 1);
+    marks == [0; PLAIN_BLOCK] && !unfit(bytes[len - 1])
+}
+
+/// The bytes [`is_plain_run`] checks at a time.
+const PLAIN_BLOCK: usize = 32;
+
+/// Mark in `marks` the bytes of the block at `at` of `bytes` that are not printable ASCII or are
+/// `[`, and the spaces followed by a space (the block and the byte after it are in `bytes`).
+fn mark_unplain(marks: &mut [u8; PLAIN_BLOCK], bytes: &[u8], at: usize) {
+    let (block, next) = (&bytes[at..at + PLAIN_BLOCK], &bytes[at + 1..=at + PLAIN_BLOCK]);
+    for ((mark, &b), &after) in marks.iter_mut().zip(block).zip(next) {
+        let space = u8::from(b == b' ');
+        *mark |= u8::from((b as i8) < b' ' as i8)
+            | u8::from(b == b'[')
+            | (space & u8::from(after == b' '));
+    }
 }
 
 /// Append the words of comment text `body` one by one, tying those that must stay on a line.
-fn push_words<'s>(doc: &mut Doc<'s>, body: &'s str) {
+fn push_words(doc: &mut Doc<'_>, body: &str) {
     let mut words = words(body);
     let mut sep = Sep::Tie;
     let mut in_command = false;
@@ -174,13 +204,12 @@ fn ends_inside_command(word: &str, mut inside: bool) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fmt::printer::print;
 
     fn printed(body: &str, reflow: bool, max_width: usize) -> String {
-        let mut doc = Doc::default();
-        push(&mut doc, Sep::Space, body, reflow);
         let mut out = String::new();
-        print(&doc, max_width, &mut out);
+        let mut doc = Doc::new(&mut out, max_width);
+        push(&mut doc, Sep::Space, body, reflow);
+        doc.finish();
         out
     }
 
@@ -211,7 +240,8 @@ mod tests {
     /// printed with the comment as a run of words, and word by word.
     fn printed_both_ways(before: &str, body: &str, after: &str, max_width: usize) -> [String; 2] {
         [true, false].map(|as_run| {
-            let mut doc = Doc::default();
+            let mut out = String::new();
+            let mut doc = Doc::new(&mut out, max_width);
             doc.push(Sep::Space, before);
             doc.push(Sep::Space, "{");
             if as_run {
@@ -224,8 +254,7 @@ mod tests {
                 doc.push(Sep::Join, after);
             }
             doc.push(Sep::Space, "Nf3");
-            let mut out = String::new();
-            print(&doc, max_width, &mut out);
+            doc.finish();
             out
         })
     }
@@ -237,6 +266,37 @@ mod tests {
         for body in ["", "  ", "a  b", "a\nb", "a\tb", "a\u{0B}b", "é", "[%clk 0:01]", "x [Event"]
         {
             assert_eq!(single_spaced(body), None, "{body:?}");
+        }
+    }
+
+    /// What [`is_plain_run`] checks, byte by byte.
+    fn is_plain_run_bytewise(bytes: &[u8]) -> bool {
+        bytes.iter().all(|&b| (b' '..0x80).contains(&b) && b != b'[')
+            && !bytes.windows(2).any(|pair| pair == b"  ")
+    }
+
+    #[test]
+    fn plain_runs_are_checked_across_blocks() {
+        for len in 2..=100 {
+            for at in 0..len - 1 {
+                let mut text = vec![b'x'; len];
+                text[at] = b' ';
+                assert!(is_plain_run(&text), "{len} {at}");
+                for unfit in [*b" ", [0x01], [b'['], [0x80], [b'\n']] {
+                    text[at + 1] = unfit[0];
+                    assert!(!is_plain_run(&text), "{len} {at} {unfit:?}");
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn plain_run_check_is_bytewise(text in "[ax ]{0,150}[ \\[\x01\t\x7Fé]?[ax ]{0,150}") {
+            proptest::prop_assert_eq!(
+                is_plain_run(text.as_bytes()),
+                is_plain_run_bytewise(text.as_bytes())
+            );
         }
     }
 

@@ -15,7 +15,7 @@ use std::fmt;
 use super::FormatOptions;
 use super::annotation::nag_digits;
 use super::comment;
-use super::moves::{MoveFact, move_facts};
+use super::moves::{MoveFact, walk};
 use super::tags::{is_game, kept_when_reduced, roster_names, unknown_value};
 use crate::chess;
 use crate::syntax::suffix_nag;
@@ -52,40 +52,36 @@ pub struct GameContent {
 /// The content of `game` (`src` is its own text) as it stands; comments compared re-flowed or
 /// as written, as `reflow` says.
 pub fn game_content(game: &Game, src: &str, reflow: bool) -> GameContent {
-    let facts = move_facts(game, src);
     let mut tags: Vec<(String, String)> =
         game.tags.iter().map(|t| (t.name(src).to_owned(), t.value(src).into_owned())).collect();
     tags.sort();
     let notes = game.tag_notes.iter().map(|n| commentary(n.kind, &src[n.range], reflow));
-    let mut movetext: Vec<Element> = game
-        .nodes
-        .iter()
-        .zip(&facts)
-        .filter_map(|(node, fact)| {
-            let text = &src[node.range];
-            Some(match node.kind {
-                NodeKind::MoveNumber => return None,
-                NodeKind::Move | NodeKind::NullMove => Element::Move(match fact {
-                    Some(MoveFact { san: Some(san), .. }) => chess::san_plus_text(*san),
-                    _ => text.to_owned(),
-                }),
-                NodeKind::Suffix => match suffix_nag(text) {
-                    Some(nag) => Element::Nag(nag.to_string()),
-                    None => Element::Unexpected(text.to_owned()),
-                },
-                NodeKind::Nag => Element::Nag(nag_digits(text).to_owned()),
-                NodeKind::Glyph => Element::Glyph(text.to_owned()),
-                NodeKind::EnPassantMark => Element::EnPassant(text.to_owned()),
-                NodeKind::Comment | NodeKind::LineComment | NodeKind::Escape => {
-                    commentary(node.kind, text, reflow)
-                }
-                NodeKind::VariationStart => Element::VariationStart,
-                NodeKind::VariationEnd => Element::VariationEnd,
-                NodeKind::Result => Element::Result(text.to_owned()),
-                NodeKind::Unexpected => Element::Unexpected(text.to_owned()),
-            })
-        })
-        .collect();
+    let mut movetext = Vec::with_capacity(game.nodes.len());
+    walk(game, src, |i, fact| {
+        let node = &game.nodes[i];
+        let text = &src[node.range];
+        movetext.push(match node.kind {
+            NodeKind::MoveNumber => return,
+            NodeKind::Move | NodeKind::NullMove => Element::Move(match fact {
+                Some(MoveFact { san: Some(san), .. }) => chess::san_plus_text(*san),
+                _ => text.to_owned(),
+            }),
+            NodeKind::Suffix => match suffix_nag(text) {
+                Some(nag) => Element::Nag(nag.to_string()),
+                None => Element::Unexpected(text.to_owned()),
+            },
+            NodeKind::Nag => Element::Nag(nag_digits(text).to_owned()),
+            NodeKind::Glyph => Element::Glyph(text.to_owned()),
+            NodeKind::EnPassantMark => Element::EnPassant(text.to_owned()),
+            NodeKind::Comment | NodeKind::LineComment | NodeKind::Escape => {
+                commentary(node.kind, text, reflow)
+            }
+            NodeKind::VariationStart => Element::VariationStart,
+            NodeKind::VariationEnd => Element::VariationEnd,
+            NodeKind::Result => Element::Result(text.to_owned()),
+            NodeKind::Unexpected => Element::Unexpected(text.to_owned()),
+        });
+    });
     // Commentary before the first move or other element opens the game wherever it stands.
     let opening = movetext.iter().take_while(|e| is_commentary(e)).count();
     let mut notes: Vec<Element> = notes.chain(movetext.drain(..opening)).collect();

@@ -1,10 +1,11 @@
-//! The document IR (DESIGN §5): a list of words, each with the separator that joins it to the
-//! word before. Words are unbreakable; only `Sep::Space` may become a line break. Most words
+//! The document IR (DESIGN §5): words, each with the separator that joins it to the word
+//! before. Words are unbreakable; only `Sep::Space` may become a line break. A document is not
+//! held: its words go to the printer as they are added, straight into the output. Most words
 //! are slices of the game's text; the others (move numbers, SAN that differs from the text,
-//! NAGs) are written into one string, so building a game's document allocates little. A comment
-//! already single-spaced is one entry, a run of words, rather than one entry per word.
+//! NAGs) are written in place. A comment already single-spaced is one entry, a run of words,
+//! rather than one entry per word.
 
-use std::ops::Range;
+use super::printer::Printer;
 
 /// What stands between a word and the word before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,93 +20,40 @@ pub(crate) enum Sep {
     Line,
 }
 
-/// One unbreakable word, or a run of words (see `Doc::push_run`). A word kept verbatim (a
-/// comment whose text is kept as written) may span lines; the printer then counts its first and
-/// last lines.
-#[derive(Clone, Debug)]
-pub(crate) struct Word<'s> {
-    pub sep: Sep,
-    text: Text<'s>,
-    /// Printing characters on the word's first line (of a run: in its first word).
-    pub first_width: usize,
-    /// Printing characters on its last line, when it has more than one.
-    pub last_width: Option<usize>,
-}
-
-impl Word<'_> {
-    /// Whether a line may end inside the word: it spans lines, or it is a run of several words.
-    pub fn ends_unit(&self) -> bool {
-        self.last_width.is_some()
-            || matches!(self.text, Text::Run(run) if run.len() > self.first_width)
-    }
-}
-
-/// Where a word's text is: in the game's text (most words), or written into the document.
-#[derive(Clone, Debug)]
-enum Text<'s> {
-    Borrowed(&'s str),
-    Written(Range<usize>),
-    /// Words of the game's text separated by single spaces, each of which may become a line
-    /// break (a re-flowed comment that is single-spaced already): one entry instead of one per
-    /// word.
-    Run(&'s str),
-}
-
-/// A document: words, and the text written for those not taken from the game's text.
-#[derive(Debug, Default)]
-pub(crate) struct Doc<'s> {
-    written: String,
-    words: Vec<Word<'s>>,
+/// A document printed into `out` as its words are added.
+pub(crate) struct Doc<'o> {
+    out: &'o mut String,
+    printer: Printer,
     /// The next word starts a new line whatever separator it asks for.
     line_pending: bool,
+    /// The text of a word of several lines, written before it is printed.
+    scratch: String,
 }
 
-impl<'s> Doc<'s> {
-    /// A document with room for about `words` words.
-    pub fn with_capacity(words: usize) -> Self {
-        Doc {
-            written: String::with_capacity(words * 2),
-            words: Vec::with_capacity(words),
-            line_pending: false,
-        }
+impl<'o> Doc<'o> {
+    /// A document printed at the end of `out`, from column 0, with at most `max_width` printing
+    /// characters per line where the words allow it.
+    pub fn new(out: &'o mut String, max_width: usize) -> Self {
+        Doc { out, printer: Printer::new(max_width), line_pending: false, scratch: String::new() }
     }
 
-    pub fn words(&self) -> &[Word<'s>] {
-        &self.words
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.words.is_empty()
-    }
-
-    pub fn word_text<'d>(&'d self, word: &Word<'s>) -> &'d str
-    where
-        's: 'd,
-    {
-        match &word.text {
-            Text::Borrowed(text) | Text::Run(text) => text,
-            Text::Written(range) => &self.written[range.clone()],
-        }
-    }
-
-    /// The text of `word` when it is a run of words.
-    pub fn run_text(&self, word: &Word<'s>) -> Option<&'s str> {
-        match word.text {
-            Text::Run(run) => Some(run),
-            _ => None,
-        }
+    /// End the document; returns whether it had any word. Adds no final line break.
+    pub fn finish(mut self) -> bool {
+        self.printer.finish(self.out)
     }
 
     /// Append a word of one line.
-    pub fn push(&mut self, sep: Sep, word: &'s str) {
+    #[inline]
+    pub fn push(&mut self, sep: Sep, word: &str) {
         debug_assert!(!word.contains('\n'), "{word:?}");
-        self.push_word(sep, Text::Borrowed(word), width(word), None);
+        let sep = self.sep(sep);
+        self.printer.word(self.out, sep, word, width(word), None);
     }
 
     /// Append a run of words: non-empty ASCII text of one line whose words are separated by
     /// single spaces, any of which the printer may turn into a line break. The first word is
     /// joined to what precedes by `sep`.
-    pub fn push_run(&mut self, sep: Sep, run: &'s str) {
+    pub fn push_run(&mut self, sep: Sep, run: &str) {
         debug_assert!(
             !run.is_empty()
                 && run.is_ascii()
@@ -115,64 +63,73 @@ impl<'s> Doc<'s> {
                 && !run.bytes().any(|b| matches!(b, b'\t'..=b'\r')),
             "{run:?}"
         );
+        let sep = self.sep(sep);
         let first_width = memchr::memchr(b' ', run.as_bytes()).unwrap_or(run.len());
-        self.push_word(sep, Text::Run(run), first_width, None);
+        self.printer.run(self.out, sep, run, first_width);
+    }
+
+    /// Append the move number indication of a White move (`12.`), or of a Black move (`12...`).
+    pub fn push_move_number(&mut self, sep: Sep, fullmove: u32, black: bool) {
+        self.push_written(sep, |out| {
+            write_number(out, fullmove);
+            out.push_str(if black { "..." } else { "." });
+        });
     }
 
     /// Append a word of one line written by `write` (move numbers, SAN, NAGs).
+    #[inline]
     pub fn push_written(&mut self, sep: Sep, write: impl FnOnce(&mut String)) {
-        let start = self.written.len();
-        write(&mut self.written);
-        let text = &self.written[start..];
-        debug_assert!(!text.contains('\n'), "{text:?}");
-        let width = width(text);
-        self.push_word(sep, Text::Written(start..self.written.len()), width, None);
+        let sep = self.sep(sep);
+        self.printer.written(self.out, sep, |out| {
+            let start = out.len();
+            write(out);
+            debug_assert!(!out[start..].contains('\n'), "{:?}", &out[start..]);
+        });
     }
 
     /// Append a word written by `write` that may span lines (a comment kept as written).
     pub fn push_written_lines(&mut self, sep: Sep, write: impl FnOnce(&mut String)) {
-        let start = self.written.len();
-        write(&mut self.written);
-        let text = &self.written[start..];
+        let sep = self.sep(sep);
+        self.scratch.clear();
+        write(&mut self.scratch);
+        let text = self.scratch.as_str();
         let (first_width, last_width) = match text.split_once('\n') {
             None => (width(text), None),
             Some((first, rest)) => {
                 (width(first), Some(width(rest.rsplit('\n').next().unwrap_or(rest))))
             }
         };
-        self.push_word(sep, Text::Written(start..self.written.len()), first_width, last_width);
-    }
-
-    fn push_word(
-        &mut self,
-        sep: Sep,
-        text: Text<'s>,
-        first_width: usize,
-        last_width: Option<usize>,
-    ) {
-        let sep = if std::mem::take(&mut self.line_pending) { Sep::Line } else { sep };
-        self.words.push(Word { sep, text, first_width, last_width });
+        self.printer.word(self.out, sep, text, first_width, last_width);
     }
 
     /// Make the next word start a new line (the line ends after a `;` comment or an escape).
     pub fn end_line(&mut self) {
         self.line_pending = true;
     }
+
+    /// The separator of the next word, which asks for `sep`.
+    #[inline]
+    fn sep(&mut self, sep: Sep) -> Sep {
+        if std::mem::take(&mut self.line_pending) { Sep::Line } else { sep }
+    }
 }
 
 /// Write `n` in decimal (without the formatting machinery: move numbers are many).
-pub(crate) fn write_number(out: &mut String, mut n: u32) {
+pub(crate) fn write_number(out: &mut String, n: u32) {
     let mut digits = [0u8; 10];
     let mut at = digits.len();
+    let mut rest = n;
     loop {
         at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
             break;
         }
     }
-    out.extend(digits[at..].iter().map(|&d| char::from(d)));
+    for &digit in &digits[at..] {
+        out.push(char::from(digit));
+    }
 }
 
 /// Printing characters in `text` (§8.2.1 counts characters, not bytes).
@@ -186,7 +143,7 @@ mod tests {
 
     #[test]
     fn numbers_are_written_in_decimal() {
-        for n in [0, 7, 10, 23, 999, u32::MAX] {
+        for n in [0, 7, 9, 10, 23, 99, 100, 999, 1000, u32::MAX] {
             let mut out = String::new();
             write_number(&mut out, n);
             assert_eq!(out, n.to_string());

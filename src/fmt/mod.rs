@@ -90,20 +90,19 @@ pub(crate) fn format_or_keep(
         });
         return Err(KeepReason::SyntaxError(reported));
     }
-    let facts = moves::move_facts(game, src);
-    if !moves::all_replayed(game, &facts) {
-        return Err(KeepReason::NotReplayed);
-    }
-    if movetext::loses_movetext(game, options) {
-        return Err(KeepReason::NoMovetextLeft);
-    }
     let has_movetext = movetext::keeps_elements(game, options);
-    let mut text = String::with_capacity(src.len() + 64);
+    if movetext::loses_movetext(game, options, has_movetext) {
+        // A game the replay cannot number is kept for that reason first.
+        let reached_all = moves::walk(game, src, |_, _| {});
+        return Err(if reached_all { KeepReason::NoMovetextLeft } else { KeepReason::NotReplayed });
+    }
+    // The output is the input give or take move numbers and spaces.
+    let mut text = String::with_capacity(src.len() + src.len() / 8 + 64);
     let notes = tags::write(game, src, options, &mut text);
-    let doc = movetext::build(game, src, &facts, &notes, options);
-    if !doc.is_empty() {
-        printer::print(&doc, options.max_columns(), &mut text);
-        text.push_str("\n\n");
+    match movetext::print(game, src, &notes, options, &mut text) {
+        None => return Err(KeepReason::NotReplayed),
+        Some(true) => text.push_str("\n\n"),
+        Some(false) => {}
     }
     Ok(Formatted { text, has_movetext })
 }

@@ -5,7 +5,7 @@
 use shakmaty::Color;
 use shakmaty::san::SanPlus;
 
-use crate::chess;
+use crate::chess::{self, MoveVisit};
 use crate::syntax::{Game, NodeKind};
 
 /// One move node as replayed.
@@ -19,27 +19,46 @@ pub(crate) struct MoveFact {
     pub written_canonical: bool,
 }
 
-/// The facts of every move node, indexed like `game.nodes` (`None` for other nodes).
-pub(crate) fn move_facts(game: &Game, src: &str) -> Vec<Option<MoveFact>> {
-    let mut facts: Vec<Option<MoveFact>> = vec![None; game.nodes.len()];
-    chess::replay_without_positions(game, src, &mut |visit| {
-        if let Some(slot) = facts.get_mut(visit.node) {
-            *slot = Some(MoveFact {
-                fullmove: visit.fullmove,
-                turn: visit.turn,
-                san: visit.played.as_ref().map(|(_, san)| *san),
-                written_canonical: visit.written_canonical,
-            });
+impl MoveFact {
+    fn of(visit: &MoveVisit<'_>) -> Self {
+        MoveFact {
+            fullmove: visit.fullmove,
+            turn: visit.turn,
+            san: visit.played.as_ref().map(|(_, san)| *san),
+            written_canonical: visit.written_canonical,
         }
-    });
-    facts
+    }
 }
 
-/// Whether the replay reached every move node (else the game is left as it is rather than
-/// misnumbered).
-pub(crate) fn all_replayed(game: &Game, facts: &[Option<MoveFact>]) -> bool {
-    game.nodes
-        .iter()
-        .zip(facts)
-        .all(|(n, f)| f.is_some() || !matches!(n.kind, NodeKind::Move | NodeKind::NullMove))
+/// Replay `game` and pass every node to `each` in order, by its index in `game.nodes`, with
+/// the facts of a move node as the replay found them (`None` for other nodes, and for a move
+/// the replay did not reach). Returns whether the replay reached every move node (else the game
+/// is to be left as it is rather than misnumbered). Nodes are passed as the replay goes, so that
+/// nothing is kept per move.
+pub(crate) fn walk(game: &Game, src: &str, mut each: impl FnMut(usize, Option<&MoveFact>)) -> bool {
+    let mut reached_all = true;
+    let mut pass = |i: usize, fact: Option<&MoveFact>| {
+        if fact.is_none() && matches!(game.nodes[i].kind, NodeKind::Move | NodeKind::NullMove) {
+            reached_all = false;
+        }
+        each(i, fact);
+    };
+    // The nodes before `next` have been passed.
+    let mut next = 0;
+    chess::replay_without_positions(game, src, &mut |visit| {
+        // The replay visits moves in text order, each once.
+        debug_assert!(visit.node >= next && visit.node < game.nodes.len());
+        if visit.node < next || visit.node >= game.nodes.len() {
+            return;
+        }
+        for i in next..visit.node {
+            pass(i, None);
+        }
+        pass(visit.node, Some(&MoveFact::of(visit)));
+        next = visit.node + 1;
+    });
+    for i in next..game.nodes.len() {
+        pass(i, None);
+    }
+    reached_all
 }

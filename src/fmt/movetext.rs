@@ -14,58 +14,48 @@ use super::FormatOptions;
 use super::annotation::nag_digits;
 use super::comment;
 use super::doc::{Doc, Sep, write_number};
-use super::moves::MoveFact;
+use super::moves::{self, MoveFact};
 use crate::chess;
 use crate::syntax::suffix_nag;
 use crate::syntax::{Game, NodeKind, TagSectionNote};
 
-/// The movetext of `game`, opened by the `notes` of the tag section that belong to it.
-pub(crate) fn build<'s>(
+/// Print the movetext of `game`, opened by the `notes` of the tag section that belong to it,
+/// at the end of `out` (no final line break). Returns whether it printed anything, or `None`
+/// when the replay did not reach every move (what was printed is then to be thrown away: the
+/// game is left as it is rather than misnumbered).
+pub(crate) fn print(
     game: &Game,
-    src: &'s str,
-    facts: &[Option<MoveFact>],
+    src: &str,
     notes: &[&TagSectionNote],
     options: &FormatOptions,
-) -> Doc<'s> {
+    out: &mut String,
+) -> Option<bool> {
     let mut out = Builder {
-        // A word takes five bytes of text or so.
-        doc: Doc::with_capacity(src.len() / 5),
+        doc: Doc::new(out, options.max_columns()),
         sep: Sep::Space,
         after_move: false,
+        skipped_depth: 0,
         options,
     };
     for note in notes {
         out.commentary(note.kind, &src[note.range]);
     }
-    // In reduced export format, how deep inside a variation being left out we are.
-    let mut skipped_depth = 0u32;
-    for (node, fact) in game.nodes.iter().zip(facts) {
-        let text = &src[node.range];
-        if options.reduced {
-            match node.kind {
-                NodeKind::VariationStart => skipped_depth += 1,
-                NodeKind::VariationEnd => skipped_depth = skipped_depth.saturating_sub(1),
-                NodeKind::Move | NodeKind::NullMove | NodeKind::Result | NodeKind::Unexpected
-                    if skipped_depth == 0 =>
-                {
-                    out.element(node.kind, text, fact.as_ref())
-                }
-                _ => {}
-            }
-        } else {
-            out.element(node.kind, text, fact.as_ref());
-        }
-    }
-    out.doc
+    let reached_all = moves::walk(game, src, |i, fact| {
+        let node = &game.nodes[i];
+        out.node(node.kind, &src[node.range], fact);
+    });
+    let printed = out.doc.finish();
+    reached_all.then_some(printed)
 }
 
 /// Whether formatting would leave `game` without the movetext that makes it read as it does:
 /// a movetext of move numbers and commentary alone (which, without its numbers, would read as
 /// part of the tag section, or of the next game's); and, in reduced export format, a movetext
 /// with nothing but commentary, NAGs and variations, or none at all (a tag section whose
-/// non-roster tags go would no longer be told apart from the next game's).
-pub(crate) fn loses_movetext(game: &Game, options: &FormatOptions) -> bool {
-    !keeps_elements(game, options) && (options.reduced || !game.nodes.is_empty())
+/// non-roster tags go would no longer be told apart from the next game's). `keeps_elements`
+/// is what [`keeps_elements`] says of the game.
+pub(crate) fn loses_movetext(game: &Game, options: &FormatOptions, keeps_elements: bool) -> bool {
+    !keeps_elements && (options.reduced || !game.nodes.is_empty())
 }
 
 /// Whether formatting leaves the movetext of `game` an element other than commentary: a move,
@@ -81,22 +71,41 @@ pub(crate) fn keeps_elements(game: &Game, options: &FormatOptions) -> bool {
     })
 }
 
-struct Builder<'s, 'o> {
-    doc: Doc<'s>,
+struct Builder<'o> {
+    doc: Doc<'o>,
     /// The separator before the next word.
     sep: Sep,
     /// Whether the last word written was a move (or its `e.p.` mark).
     after_move: bool,
+    /// In reduced export format, how deep inside a variation being left out we are.
+    skipped_depth: u32,
     options: &'o FormatOptions,
 }
 
-impl<'s> Builder<'s, '_> {
-    fn word(&mut self, text: &'s str) {
+impl Builder<'_> {
+    /// The next node of the movetext; `fact` for a move as replayed.
+    fn node(&mut self, kind: NodeKind, text: &str, fact: Option<&MoveFact>) {
+        if !self.options.reduced {
+            return self.element(kind, text, fact);
+        }
+        match kind {
+            NodeKind::VariationStart => self.skipped_depth += 1,
+            NodeKind::VariationEnd => self.skipped_depth = self.skipped_depth.saturating_sub(1),
+            NodeKind::Move | NodeKind::NullMove | NodeKind::Result | NodeKind::Unexpected
+                if self.skipped_depth == 0 =>
+            {
+                self.element(kind, text, fact)
+            }
+            _ => {}
+        }
+    }
+
+    fn word(&mut self, text: &str) {
         self.doc.push(std::mem::replace(&mut self.sep, Sep::Space), text);
         self.after_move = false;
     }
 
-    fn element(&mut self, kind: NodeKind, text: &'s str, fact: Option<&MoveFact>) {
+    fn element(&mut self, kind: NodeKind, text: &str, fact: Option<&MoveFact>) {
         match kind {
             NodeKind::MoveNumber => {}
             NodeKind::Move | NodeKind::NullMove => self.chess_move(text, fact),
@@ -140,24 +149,16 @@ impl<'s> Builder<'s, '_> {
     }
 
     /// A move with its number when it needs one (§8.2.2.2).
-    fn chess_move(&mut self, text: &'s str, fact: Option<&MoveFact>) {
+    fn chess_move(&mut self, text: &str, fact: Option<&MoveFact>) {
         let Some(fact) = fact else {
             self.word(text);
             self.after_move = true;
             return;
         };
         let sep = std::mem::replace(&mut self.sep, Sep::Space);
-        let san_sep = if fact.turn.is_white() {
-            self.doc.push_written(sep, |out| {
-                write_number(out, fact.fullmove);
-                out.push('.');
-            });
-            Sep::Space
-        } else if !self.after_move {
-            self.doc.push_written(sep, |out| {
-                write_number(out, fact.fullmove);
-                out.push_str("...");
-            });
+        let black = !fact.turn.is_white();
+        let san_sep = if !black || !self.after_move {
+            self.doc.push_move_number(sep, fact.fullmove, black);
             Sep::Space
         } else {
             sep
@@ -173,7 +174,7 @@ impl<'s> Builder<'s, '_> {
 
     /// A `{ }` comment, a `;` comment (the line ends after it) or a `%` escape line (a line of
     /// its own, verbatim, §6).
-    fn commentary(&mut self, kind: NodeKind, text: &'s str) {
+    fn commentary(&mut self, kind: NodeKind, text: &str) {
         let sep = std::mem::replace(&mut self.sep, Sep::Space);
         match kind {
             NodeKind::Comment => {

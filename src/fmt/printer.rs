@@ -3,126 +3,205 @@
 //! A unit of words tied together (by `Sep::Tie` or `Sep::Join`) moves to the next line as a
 //! whole; a unit wider than the line gets a line of its own. A run of single-spaced words is
 //! filled the same way, a line at a time rather than a word at a time.
+//!
+//! Words are printed as they come, straight into the output. Where a unit starts after a space,
+//! whether that space is to be a line break depends on the words tied to it, which come later:
+//! the space is printed, and turned into a line break once the unit is known not to fit (a
+//! byte replaced in place; the words after it stay as they are, only their column changes). The
+//! same holds for the last word of a run and the words tied to it. A unit is known when a word
+//! that may start a line comes, or a word inside which a line may end (a run of several words, a
+//! word of several lines), which is placed only once the break before it is settled.
 
 use memchr::{memchr, memrchr};
 
-use super::doc::{Doc, Sep, Word};
+use super::doc::{Sep, width};
 
-/// Print `doc` into `out` with at most `max_width` printing characters per line where the words
-/// allow it. Adds no final line break.
-pub(crate) fn print(doc: &Doc<'_>, max_width: usize, out: &mut String) {
-    let words = doc.words();
-    let mut column = 0usize;
-    for (i, word) in words.iter().enumerate() {
-        if i > 0 {
-            match word.sep {
-                Sep::Line => {
-                    out.push('\n');
-                    column = 0;
-                }
-                Sep::Space if column > 0 && column + 1 + unit_width(&words[i..]) <= max_width => {
-                    out.push(' ');
-                    column += 1;
-                }
-                Sep::Space if column > 0 => {
-                    out.push('\n');
-                    column = 0;
-                }
-                Sep::Space | Sep::Join => {}
-                Sep::Tie => {
-                    out.push(' ');
-                    column += 1;
-                }
+/// The greedy filler's state: where the output stands, and the space that may yet become a line
+/// break.
+pub(crate) struct Printer {
+    max_width: usize,
+    column: usize,
+    /// Whether a word has been printed (the first word takes no separator).
+    started: bool,
+    pending: Option<Break>,
+}
+
+/// A space printed before a word whose unit is not known yet; it becomes a line break if the
+/// unit does not fit on the line.
+#[derive(Clone, Copy)]
+struct Break {
+    /// Where the space is in the output.
+    space_at: usize,
+    /// The column of the word after it.
+    column: usize,
+    /// The width of the unit from that word on so far, up to its first line end.
+    width: usize,
+}
+
+impl Printer {
+    /// A printer at column 0 of an empty line, for lines of at most `max_width` printing
+    /// characters where the words allow it.
+    pub fn new(max_width: usize) -> Self {
+        Printer { max_width, column: 0, started: false, pending: None }
+    }
+
+    /// Settle the last line break; returns whether any word was printed.
+    pub fn finish(&mut self, out: &mut String) -> bool {
+        self.settle(out);
+        self.started
+    }
+
+    /// Print `text`, a word joined to the one before by `sep`: `first_width` printing
+    /// characters up to its first line end, and `last_width` on its last line when it has more
+    /// than one.
+    #[inline]
+    pub fn word(
+        &mut self,
+        out: &mut String,
+        sep: Sep,
+        text: &str,
+        first_width: usize,
+        last_width: Option<usize>,
+    ) {
+        self.separate(sep, out);
+        self.extend(first_width);
+        match last_width {
+            None => self.column += first_width,
+            Some(last) => {
+                self.settle(out);
+                self.column = last;
             }
         }
-        if let Some(run) = doc.run_text(word) {
-            let tail = tied_width(&words[i + 1..]);
-            column = print_run(run, column, max_width, tail, out);
-            continue;
-        }
-        out.push_str(doc.word_text(word));
-        column = match word.last_width {
-            Some(last) => last,
-            None => column + word.first_width,
-        };
+        out.push_str(text);
     }
-}
 
-/// The width, up to its first line end, of the unit that starts with `words[0]`: the word and
-/// the words tied or joined to it.
-fn unit_width(words: &[Word<'_>]) -> usize {
-    match words.split_first() {
-        None => 0,
-        Some((first, _)) if first.ends_unit() => first.first_width,
-        Some((first, rest)) => first.first_width + tied_width(rest),
+    /// Print the word of one line that `write` appends to `out`, joined to the one before by
+    /// `sep`.
+    #[inline]
+    pub fn written(&mut self, out: &mut String, sep: Sep, write: impl FnOnce(&mut String)) {
+        self.separate(sep, out);
+        let start = out.len();
+        write(out);
+        let width = width(&out[start..]);
+        self.extend(width);
+        self.column += width;
     }
-}
 
-/// The width, up to its first line end, of the words at the start of `words` tied or joined to
-/// the word before them.
-fn tied_width(words: &[Word<'_>]) -> usize {
-    let mut width = 0;
-    for word in words {
-        match word.sep {
-            Sep::Tie => width += 1,
-            Sep::Join => {}
-            Sep::Space | Sep::Line => break,
+    /// Print `run`, single-spaced ASCII words whose first is `first_width` long, joined to the
+    /// word before by `sep`: the first word on the current line and each later one on the line
+    /// when it fits. The words that fit on a line are found at once: they end at the last space
+    /// within the room left, as word-by-word filling would end the line there. The last word
+    /// moves to the next line later if the words tied to it do not fit after it.
+    pub fn run(&mut self, out: &mut String, sep: Sep, run: &str, first_width: usize) {
+        self.separate(sep, out);
+        self.extend(first_width);
+        let bytes = run.as_bytes();
+        let len = bytes.len();
+        // `at`: where the text not printed yet starts. On a line with words, that is the space
+        // before the next word; at the start of a line, the next word itself.
+        let mut at = first_width;
+        out.push_str(&run[..at]);
+        self.column += at;
+        if at == len {
+            return;
         }
-        width += word.first_width;
-        if word.ends_unit() {
-            break;
-        }
-    }
-    width
-}
-
-/// Print the run of single-spaced ASCII words `run` from `column`, its first word on the current
-/// line and each later one on the line when it fits (the last one with the `tail` of words tied
-/// to it); returns the column after it. The words that fit on a line are found at once: they end
-/// at the last space within the room left, as word-by-word filling would end the line there.
-fn print_run(
-    run: &str,
-    mut column: usize,
-    max_width: usize,
-    tail: usize,
-    out: &mut String,
-) -> usize {
-    let bytes = run.as_bytes();
-    // `at`: the end of the words printed, the space before the next word or the end of the run.
-    let mut at = memchr(b' ', bytes).unwrap_or(bytes.len());
-    out.push_str(&run[..at]);
-    column += at;
-    while at < bytes.len() {
-        let room = max_width.saturating_sub(column);
-        if bytes.len() - at + tail <= room {
-            out.push_str(&run[at..]);
-            return column + bytes.len() - at;
-        }
-        // The words ending at the last space within reach fit; the word after them does not
-        // (the last word of all has not fit with its tail), so it starts the next line.
-        let reach = (at + room).min(bytes.len() - 1);
-        if reach > at
-            && let Some(end) = memrchr(b' ', &bytes[at + 1..=reach])
-        {
-            let end = at + 1 + end;
+        // A line may end inside the run: the unit before it is complete.
+        self.settle(out);
+        loop {
+            let room = self.max_width.saturating_sub(self.column);
+            if len - at <= room {
+                // The rest fits. Its last word, unless it starts the line, moves to the next
+                // line when the words tied to it do not fit.
+                self.pending = memrchr(b' ', &bytes[at..]).map(|space| Break {
+                    space_at: out.len() + space,
+                    column: self.column + space + 1,
+                    width: len - (at + space + 1),
+                });
+                out.push_str(&run[at..]);
+                self.column += len - at;
+                return;
+            }
+            // The words ending at the last space within reach fit; the word after them does
+            // not, so it starts the next line. At the start of a line, the first word goes
+            // there whatever its width.
+            let reach = (at + room).min(len - 1);
+            let fitting = if reach > at { memrchr(b' ', &bytes[at + 1..=reach]) } else { None };
+            let end = match fitting {
+                Some(end) => at + 1 + end,
+                None if self.column == 0 => memchr(b' ', &bytes[at..]).map_or(len, |end| at + end),
+                None => at,
+            };
             out.push_str(&run[at..end]);
-            at = end;
+            self.column += end - at;
+            if end == len {
+                return;
+            }
+            out.push('\n');
+            self.column = 0;
+            at = end + 1;
         }
-        let start = at + 1;
-        at = memchr(b' ', &bytes[start..]).map_or(bytes.len(), |len| start + len);
-        out.push('\n');
-        out.push_str(&run[start..at]);
-        column = at - start;
     }
-    column
+
+    /// Print what stands between the last word printed and the next, joined to it by `sep`.
+    #[inline]
+    fn separate(&mut self, sep: Sep, out: &mut String) {
+        if !self.started {
+            self.started = true;
+            return;
+        }
+        match sep {
+            Sep::Line => {
+                self.settle(out);
+                out.push('\n');
+                self.column = 0;
+            }
+            Sep::Space => {
+                self.settle(out);
+                if self.column > 0 {
+                    out.push(' ');
+                    self.column += 1;
+                    self.pending =
+                        Some(Break { space_at: out.len() - 1, column: self.column, width: 0 });
+                }
+            }
+            Sep::Tie => {
+                out.push(' ');
+                self.column += 1;
+                self.extend(1);
+            }
+            Sep::Join => {}
+        }
+    }
+
+    /// Count `width` more printing characters in the unit after the pending break.
+    #[inline]
+    fn extend(&mut self, width: usize) {
+        if let Some(pending) = &mut self.pending {
+            pending.width += width;
+        }
+    }
+
+    /// The unit after the pending break is complete: make the break a line break if the unit
+    /// does not fit on the line.
+    #[inline]
+    fn settle(&mut self, out: &mut String) {
+        if let Some(pending) = self.pending.take()
+            && pending.column + pending.width > self.max_width
+        {
+            out.replace_range(pending.space_at..=pending.space_at, "\n");
+            self.column -= pending.column;
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fmt::doc::Doc;
 
     fn printed(words: &[(Sep, &str)], max_width: usize) -> String {
-        let mut doc = Doc::default();
+        let mut out = String::new();
+        let mut doc = Doc::new(&mut out, max_width);
         for &(sep, text) in words {
             if text.contains('\n') {
                 doc.push_written_lines(sep, |out| out.push_str(text));
@@ -130,8 +209,7 @@ mod tests {
                 doc.push(sep, text);
             }
         }
-        let mut out = String::new();
-        print(&doc, max_width, &mut out);
+        doc.finish();
         out
     }
 
@@ -161,6 +239,109 @@ mod tests {
         let words = [(Sep::Space, ";x"), (Sep::Line, "{ a\nbcd }"), (Sep::Space, "ef")];
         assert_eq!(printed(&words, 9), ";x\n{ a\nbcd } ef");
         assert_eq!(printed(&words, 7), ";x\n{ a\nbcd }\nef");
+    }
+
+    /// A word of a document as the property test makes it.
+    #[derive(Clone, Debug)]
+    enum Item {
+        Word(String),
+        /// Single-spaced words, pushed as a run.
+        Run(String),
+        /// A word of several lines.
+        Lines(String),
+    }
+
+    /// The greedy rule applied to a whole document at once, a word at a time, runs split into
+    /// their words: a word after a space goes on the line if the unit it starts fits, up to the
+    /// first line end of a word of several lines.
+    fn printed_by_the_rule(items: &[(Sep, Item)], max_width: usize) -> String {
+        let mut words: Vec<(Sep, &str)> = Vec::new();
+        for (sep, item) in items {
+            match item {
+                Item::Word(text) | Item::Lines(text) => words.push((*sep, text)),
+                Item::Run(run) => {
+                    let mut run_words = run.split(' ');
+                    words.extend(run_words.next().map(|first| (*sep, first)));
+                    words.extend(run_words.map(|word| (Sep::Space, word)));
+                }
+            }
+        }
+        let first_width = |text: &str| width(text.split('\n').next().unwrap_or(text));
+        let unit_width = |rest: &[(Sep, &str)]| {
+            let mut unit = first_width(rest[0].1);
+            for &(sep, text) in rest.iter().skip(1).take_while(|_| !rest[0].1.contains('\n')) {
+                match sep {
+                    Sep::Tie => unit += 1 + first_width(text),
+                    Sep::Join => unit += first_width(text),
+                    Sep::Space | Sep::Line => break,
+                }
+                if text.contains('\n') {
+                    break;
+                }
+            }
+            unit
+        };
+        let mut out = String::new();
+        let mut column = 0;
+        for (i, &(sep, text)) in words.iter().enumerate() {
+            let space = match sep {
+                _ if i == 0 => None,
+                Sep::Line => Some('\n'),
+                Sep::Space if column == 0 => None,
+                Sep::Space if column + 1 + unit_width(&words[i..]) <= max_width => Some(' '),
+                Sep::Space => Some('\n'),
+                Sep::Tie => Some(' '),
+                Sep::Join => None,
+            };
+            if let Some(space) = space {
+                out.push(space);
+                column = if space == '\n' { 0 } else { column + 1 };
+            }
+            out.push_str(text);
+            column = match text.rsplit_once('\n') {
+                Some((_, last)) => width(last),
+                None => column + width(text),
+            };
+        }
+        out
+    }
+
+    fn printed_by_the_printer(items: &[(Sep, Item)], max_width: usize) -> String {
+        let mut out = String::new();
+        let mut doc = Doc::new(&mut out, max_width);
+        for (sep, item) in items {
+            match item {
+                Item::Word(text) => doc.push(*sep, text),
+                Item::Run(run) => doc.push_run(*sep, run),
+                Item::Lines(text) => doc.push_written_lines(*sep, |out| out.push_str(text)),
+            }
+        }
+        doc.finish();
+        out
+    }
+
+    fn item() -> impl proptest::strategy::Strategy<Value = (Sep, Item)> {
+        use proptest::prelude::*;
+        let sep = prop_oneof![Just(Sep::Space), Just(Sep::Tie), Just(Sep::Join), Just(Sep::Line)];
+        let item = prop_oneof![
+            4 => "[a-c(){}é]{1,9}".prop_map(Item::Word),
+            2 => "[a-c]{1,7}( [a-c]{1,7}){0,6}".prop_map(Item::Run),
+            1 => "[a-c]{0,5}(\n[a-cé]{0,5}){1,2}[a-c]".prop_map(Item::Lines),
+        ];
+        (sep, item)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn printing_as_words_come_follows_the_rule(
+            items in proptest::collection::vec(item(), 0..24),
+            max_width in 1usize..30,
+        ) {
+            proptest::prop_assert_eq!(
+                printed_by_the_printer(&items, max_width),
+                printed_by_the_rule(&items, max_width)
+            );
+        }
     }
 
     #[test]

@@ -16,7 +16,6 @@ use std::borrow::Cow;
 use super::FormatOptions;
 use super::comment;
 use super::doc::{Doc, Sep};
-use super::printer::print;
 use crate::chess::SEVEN_TAG_ROSTER;
 use crate::syntax::{Game, NodeKind, Tag, TagSectionNote, escape_string};
 
@@ -183,9 +182,9 @@ fn write_note(note: &TagSectionNote, src: &str, options: &FormatOptions, out: &m
     let text = &src[note.range];
     match note.kind {
         NodeKind::Comment => {
-            let mut doc = Doc::default();
+            let mut doc = Doc::new(out, options.max_columns());
             comment::push(&mut doc, Sep::Space, comment::body(text), options.reflow_comments);
-            print(&doc, options.max_columns(), out);
+            doc.finish();
         }
         NodeKind::LineComment => out.push_str(text.trim_end()),
         _ => out.push_str(text),
