@@ -5,7 +5,7 @@
 //! NAGs) are written in place. A comment already single-spaced is one entry, a run of words,
 //! rather than one entry per word.
 
-use super::printer::Printer;
+use super::printer::{Printer, first_space};
 
 /// What stands between a word and the word before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,7 +64,7 @@ impl<'o> Doc<'o> {
             "{run:?}"
         );
         let sep = self.sep(sep);
-        let first_width = memchr::memchr(b' ', run.as_bytes()).unwrap_or(run.len());
+        let first_width = first_space(run.as_bytes()).unwrap_or(run.len());
         self.printer.run(self.out, sep, run, first_width);
     }
 
@@ -114,21 +114,19 @@ impl<'o> Doc<'o> {
     }
 }
 
-/// Write `n` in decimal (without the formatting machinery: move numbers are many).
+/// Write `n` in decimal (without the formatting machinery: move numbers are many, and small).
 pub(crate) fn write_number(out: &mut String, n: u32) {
-    let mut digits = [0u8; 10];
-    let mut at = digits.len();
-    let mut rest = n;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
+    let digit = |d: u32| char::from(b'0' + (d % 10) as u8);
+    match n {
+        0..10 => out.push(digit(n)),
+        10..100 => {
+            out.push(digit(n / 10));
+            out.push(digit(n));
         }
-    }
-    for &digit in &digits[at..] {
-        out.push(char::from(digit));
+        _ => {
+            write_number(out, n / 10);
+            out.push(digit(n));
+        }
     }
 }
 

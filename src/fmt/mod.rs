@@ -1,11 +1,12 @@
-//! The export-format printer (spec §8, §3.2): each game becomes a small document IR of words
-//! and separators (`doc`), filled into lines by a greedy printer (`printer`). Formatting is
+//! The export-format printer (spec §8, §3.2): each game is written as words and separators
+//! (`doc`), which a greedy printer (`printer`) fills into lines as they come, straight into the
+//! output. The movetext is printed as the chess replay reaches each move. Formatting is
 //! idempotent and loses nothing (`content` states what "nothing" is, and tests hold it to
 //! that); a game with structural syntax errors is left byte for byte as it is.
 //!
 //! Submodules: `tags` (tag section), `movetext` (moves, numbers, annotations, variations),
-//! `comment` (brace comments), `annotation` (NAG spelling), `moves` (what the chess replay says
-//! about each move), `file` (whole files, game by game).
+//! `comment` (brace comments), `annotation` (NAG spelling), `moves` (the nodes in order, with
+//! what the chess replay says about each move), `file` (whole files, game by game).
 
 mod annotation;
 mod comment;

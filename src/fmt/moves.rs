@@ -30,18 +30,21 @@ impl MoveFact {
     }
 }
 
-/// Replay `game` and pass every node to `each` in order, by its index in `game.nodes`, with
-/// the facts of a move node as the replay found them (`None` for other nodes, and for a move
-/// the replay did not reach). Returns whether the replay reached every move node (else the game
-/// is to be left as it is rather than misnumbered). Nodes are passed as the replay goes, so that
-/// nothing is kept per move.
+/// Replay `game` and pass every node but the move numbers (which are layout: the replay
+/// recomputes them) to `each` in order, by its index in `game.nodes`, with the facts of a move
+/// node as the replay found them (`None` for other nodes, and for a move the replay did not
+/// reach). Returns whether the replay reached every move node (else the game is to be left as
+/// it is rather than misnumbered). Nodes are passed as the replay goes, so that nothing is kept
+/// per move.
 pub(crate) fn walk(game: &Game, src: &str, mut each: impl FnMut(usize, Option<&MoveFact>)) -> bool {
     let mut reached_all = true;
-    let mut pass = |i: usize, fact: Option<&MoveFact>| {
-        if fact.is_none() && matches!(game.nodes[i].kind, NodeKind::Move | NodeKind::NullMove) {
+    let mut pass = |i: usize, fact: Option<&MoveFact>| match game.nodes[i].kind {
+        NodeKind::MoveNumber => {}
+        NodeKind::Move | NodeKind::NullMove if fact.is_none() => {
             reached_all = false;
+            each(i, None);
         }
-        each(i, fact);
+        _ => each(i, fact),
     };
     // The nodes before `next` have been passed.
     let mut next = 0;

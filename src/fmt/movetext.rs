@@ -85,53 +85,14 @@ struct Builder<'o> {
 impl Builder<'_> {
     /// The next node of the movetext; `fact` for a move as replayed.
     fn node(&mut self, kind: NodeKind, text: &str, fact: Option<&MoveFact>) {
-        if !self.options.reduced {
-            return self.element(kind, text, fact);
+        if self.options.reduced && !self.kept_when_reduced(kind) {
+            return;
         }
-        match kind {
-            NodeKind::VariationStart => self.skipped_depth += 1,
-            NodeKind::VariationEnd => self.skipped_depth = self.skipped_depth.saturating_sub(1),
-            NodeKind::Move | NodeKind::NullMove | NodeKind::Result | NodeKind::Unexpected
-                if self.skipped_depth == 0 =>
-            {
-                self.element(kind, text, fact)
-            }
-            _ => {}
-        }
-    }
-
-    fn word(&mut self, text: &str) {
-        self.doc.push(std::mem::replace(&mut self.sep, Sep::Space), text);
-        self.after_move = false;
-    }
-
-    fn element(&mut self, kind: NodeKind, text: &str, fact: Option<&MoveFact>) {
         match kind {
             NodeKind::MoveNumber => {}
             NodeKind::Move | NodeKind::NullMove => self.chess_move(text, fact),
-            NodeKind::Suffix => match suffix_nag(text) {
-                Some(nag) => {
-                    let sep = std::mem::replace(&mut self.sep, Sep::Space);
-                    self.doc.push_written(sep, |out| {
-                        out.push('$');
-                        write_number(out, nag.into());
-                    });
-                    self.after_move = false;
-                }
-                None => self.word(text),
-            },
-            NodeKind::Nag => {
-                let sep = std::mem::replace(&mut self.sep, Sep::Space);
-                self.doc.push_written(sep, |out| {
-                    out.push('$');
-                    out.push_str(nag_digits(text));
-                });
-                self.after_move = false;
-            }
-            NodeKind::EnPassantMark => {
-                let after_move = self.after_move;
-                self.word(text);
-                self.after_move = after_move;
+            NodeKind::Suffix | NodeKind::Nag | NodeKind::Glyph | NodeKind::EnPassantMark => {
+                self.annotation(kind, text)
             }
             NodeKind::VariationStart => {
                 self.word("(");
@@ -144,8 +105,60 @@ impl Builder<'_> {
             NodeKind::Comment | NodeKind::LineComment | NodeKind::Escape => {
                 self.commentary(kind, text)
             }
-            NodeKind::Glyph | NodeKind::Result | NodeKind::Unexpected => self.word(text),
+            NodeKind::Result | NodeKind::Unexpected => self.word(text),
         }
+    }
+
+    /// In reduced export format, whether a node is kept: the moves and the marker of the main
+    /// line (the depth of the variations left out is followed here).
+    fn kept_when_reduced(&mut self, kind: NodeKind) -> bool {
+        match kind {
+            NodeKind::VariationStart => {
+                self.skipped_depth += 1;
+                false
+            }
+            NodeKind::VariationEnd => {
+                self.skipped_depth = self.skipped_depth.saturating_sub(1);
+                false
+            }
+            NodeKind::Move | NodeKind::NullMove | NodeKind::Result | NodeKind::Unexpected => {
+                self.skipped_depth == 0
+            }
+            _ => false,
+        }
+    }
+
+    fn word(&mut self, text: &str) {
+        self.doc.push(std::mem::replace(&mut self.sep, Sep::Space), text);
+        self.after_move = false;
+    }
+
+    /// A suffix annotation (as its NAG), a NAG, a glyph or an `e.p.` mark (part of its move).
+    #[inline(never)]
+    fn annotation(&mut self, kind: NodeKind, text: &str) {
+        match kind {
+            NodeKind::Suffix => match suffix_nag(text) {
+                Some(nag) => self.nag(|out| write_number(out, nag.into())),
+                None => self.word(text),
+            },
+            NodeKind::Nag => self.nag(|out| out.push_str(nag_digits(text))),
+            NodeKind::EnPassantMark => {
+                let after_move = self.after_move;
+                self.word(text);
+                self.after_move = after_move;
+            }
+            _ => self.word(text),
+        }
+    }
+
+    /// A NAG whose digits `write_digits` writes.
+    fn nag(&mut self, write_digits: impl FnOnce(&mut String)) {
+        let sep = std::mem::replace(&mut self.sep, Sep::Space);
+        self.doc.push_written(sep, |out| {
+            out.push('$');
+            write_digits(out);
+        });
+        self.after_move = false;
     }
 
     /// A move with its number when it needs one (§8.2.2.2).

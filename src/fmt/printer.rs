@@ -12,8 +12,6 @@
 //! that may start a line comes, or a word inside which a line may end (a run of several words, a
 //! word of several lines), which is placed only once the break before it is settled.
 
-use memchr::{memchr, memrchr};
-
 use super::doc::{Sep, width};
 
 /// The greedy filler's state: where the output stands, and the space that may yet become a line
@@ -112,7 +110,7 @@ impl Printer {
             if len - at <= room {
                 // The rest fits. Its last word, unless it starts the line, moves to the next
                 // line when the words tied to it do not fit.
-                self.pending = memrchr(b' ', &bytes[at..]).map(|space| Break {
+                self.pending = last_space(&bytes[at..]).map(|space| Break {
                     space_at: out.len() + space,
                     column: self.column + space + 1,
                     width: len - (at + space + 1),
@@ -125,10 +123,10 @@ impl Printer {
             // not, so it starts the next line. At the start of a line, the first word goes
             // there whatever its width.
             let reach = (at + room).min(len - 1);
-            let fitting = if reach > at { memrchr(b' ', &bytes[at + 1..=reach]) } else { None };
+            let fitting = if reach > at { last_space(&bytes[at + 1..=reach]) } else { None };
             let end = match fitting {
                 Some(end) => at + 1 + end,
-                None if self.column == 0 => memchr(b' ', &bytes[at..]).map_or(len, |end| at + end),
+                None if self.column == 0 => first_space(&bytes[at..]).map_or(len, |end| at + end),
                 None => at,
             };
             out.push_str(&run[at..end]);
@@ -192,6 +190,17 @@ impl Printer {
             self.column -= pending.column;
         }
     }
+}
+
+/// Where the first space of `bytes` is. Words are short: a byte at a time is quicker than a
+/// vector search, which must be set up first.
+pub(crate) fn first_space(bytes: &[u8]) -> Option<usize> {
+    bytes.iter().position(|&b| b == b' ')
+}
+
+/// Where the last space of `bytes` is (see [`first_space`]).
+fn last_space(bytes: &[u8]) -> Option<usize> {
+    bytes.iter().rposition(|&b| b == b' ')
 }
 
 #[cfg(test)]

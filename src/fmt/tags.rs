@@ -61,35 +61,28 @@ enum TagLine<'g> {
     Added(&'static str),
 }
 
-impl TagLine<'_> {
-    fn name<'s>(&self, src: &'s str) -> &'s str {
-        match self {
-            TagLine::Input(_, tag) => tag.name(src),
-            TagLine::Added(name) => name,
-        }
-    }
-}
-
 /// The tag section's lines in export order.
 fn ordered<'g>(game: &'g Game, src: &str, options: &FormatOptions) -> Vec<TagLine<'g>> {
-    let mut lines: Vec<TagLine<'g>> = game
-        .tags
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| !options.reduced || kept_when_reduced(t.name(src)))
-        .map(|(i, t)| TagLine::Input(i, t))
-        .collect();
-    if options.add_missing_tags && is_game(game) {
-        for name in roster_names() {
-            if game.tag(name, src).is_none() {
-                lines.push(TagLine::Added(name));
-            }
+    // Each line's place (see `export_order`) is worked out once, not at every comparison.
+    let mut placed: Vec<((usize, &str), TagLine<'g>)> =
+        Vec::with_capacity(game.tags.len() + SEVEN_TAG_ROSTER.len());
+    let mut in_roster = [false; SEVEN_TAG_ROSTER.len()];
+    for (i, tag) in game.tags.iter().enumerate() {
+        let name = tag.name(src);
+        let rank = roster_rank(name);
+        if let Some(rank) = rank {
+            in_roster[rank] = true;
+        }
+        if !options.reduced || kept_when_reduced(name) {
+            placed.push(((rank.unwrap_or(SEVEN_TAG_ROSTER.len()), name), TagLine::Input(i, tag)));
         }
     }
-    // Each line's place is worked out once, not at every comparison. Stable: repeated tags keep
-    // their input order.
-    let mut placed: Vec<((usize, &str), TagLine<'g>)> =
-        lines.into_iter().map(|line| (export_order(line.name(src)), line)).collect();
+    if options.add_missing_tags && is_game(game) {
+        for (rank, name) in roster_names().enumerate().filter(|&(rank, _)| !in_roster[rank]) {
+            placed.push(((rank, name), TagLine::Added(name)));
+        }
+    }
+    // Stable: repeated tags keep their input order.
     placed.sort_by(|a, b| a.0.cmp(&b.0));
     placed.into_iter().map(|(_, line)| line).collect()
 }
