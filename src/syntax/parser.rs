@@ -781,10 +781,13 @@ impl<'a> Parser<'a> {
                 line_start += last_break + 1;
                 continue;
             }
-            let line_end =
-                memchr::memchr(b'\n', &bytes[line_start..]).map_or(bytes.len(), |i| line_start + i);
+            // The window holds no line break: the line goes on past it.
+            let past_window = line_start + IMPORT_LIMIT + 1;
+            let line_end = memchr::memchr(b'\n', &bytes[past_window..])
+                .map_or(bytes.len(), |i| past_window + i);
             let line = text[line_start..line_end].trim_end_matches('\r');
-            let chars = line.chars().count();
+            // Checking for ASCII is several times faster than counting characters.
+            let chars = if line.is_ascii() { line.len() } else { line.chars().count() };
             if chars > IMPORT_LIMIT {
                 long_lines += 1;
                 first.get_or_insert((TextRange::from(line_start..line_start + line.len()), chars));
