@@ -10,17 +10,23 @@
 //! as UTF-8 where they lie and the text is borrowed from the map (only the Latin-1 fallback
 //! builds a text of its own). This assumes that no other process truncates or rewrites the file
 //! while it is read, the trade ripgrep makes too: reading a page cut off by truncation kills the
-//! process (SIGBUS), and bytes rewritten in place would change the text after it was checked.
+//! process (SIGBUS), and bytes rewritten in place would change under the program a text it
+//! holds as fixed and checked as UTF-8 (undefined behaviour for Rust, in practice diagnostics
+//! of a mixture of the old and the new bytes).
 //! The program itself never writes to a file it has mapped: `fmt` writes a new file and renames
 //! it over the old one, whose pages stay mapped as they were. Standard input is read, not
 //! mapped (it may be the same file as standard output), and so are files that are not regular
 //! or report no length (pipes, `/proc`) and files that cannot be mapped.
+//!
+//! A large input is checked as UTF-8 in pieces on all workers: the check is the first to touch
+//! every page of a mapped file, and faulting them in is work the workers share.
 
 use std::borrow::Cow;
 use std::fs::File;
 use std::io::{self, Read};
 
 use memmap2::Mmap;
+use rayon::prelude::*;
 
 /// How a source's bytes were decoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,10 +91,10 @@ impl Source<'_> {
 fn open_file(mut file: File) -> io::Result<Bytes> {
     let metadata = file.metadata()?;
     if metadata.is_file() && metadata.len() > 0 {
-        // SAFETY: the map is only read, never written, and lives no longer than the `Input`
-        // that owns it. It assumes what the module documentation says: that no other process
-        // truncates the file or rewrites its bytes while it is mapped; this program never
-        // writes to a file it reads (`fmt` renames a new file over it).
+        // SAFETY: sound only if the mapped bytes do not change while the map lives (it is
+        // owned by the `Input` and only read). That is assumed, not enforced (see the module
+        // documentation): no other process truncates the file or rewrites its bytes meanwhile.
+        // This program never writes to a file it has open (`fmt` renames a new file over it).
         if let Ok(map) = unsafe { Mmap::map(&file) } {
             return Ok(Bytes::Mapped(map));
         }
@@ -100,7 +106,7 @@ fn open_file(mut file: File) -> io::Result<Bytes> {
 
 /// UTF-8 when the bytes are UTF-8 (borrowed), else Latin-1.
 pub(super) fn decode(bytes: &[u8]) -> (Cow<'_, str>, Encoding) {
-    match std::str::from_utf8(bytes) {
+    match utf8(bytes) {
         Ok(text) => (Cow::Borrowed(text), Encoding::Utf8),
         Err(e) => {
             let valid_up_to = e.valid_up_to();
@@ -111,6 +117,51 @@ pub(super) fn decode(bytes: &[u8]) -> (Cow<'_, str>, Encoding) {
             (Cow::Owned(text), Encoding::Latin1 { first_invalid })
         }
     }
+}
+
+/// Inputs from this size up are checked as UTF-8 in pieces on the workers (when there are
+/// several).
+const PARALLEL_CHECK_BYTES: usize = 4 << 20;
+
+/// `bytes` as text when they are UTF-8; a large input is checked in pieces on all workers.
+fn utf8(bytes: &[u8]) -> Result<&str, std::str::Utf8Error> {
+    let workers = rayon::current_num_threads();
+    if workers == 1 || bytes.len() < PARALLEL_CHECK_BYTES {
+        return std::str::from_utf8(bytes);
+    }
+    utf8_in_pieces(bytes, bytes.len().div_ceil(workers * 4))
+}
+
+/// `bytes` as text when they are UTF-8, checked in pieces of about `piece` bytes in parallel.
+fn utf8_in_pieces(bytes: &[u8], piece: usize) -> Result<&str, std::str::Utf8Error> {
+    let cuts = character_starts(bytes, piece);
+    if cuts.par_windows(2).all(|cut| std::str::from_utf8(&bytes[cut[0]..cut[1]]).is_ok()) {
+        // SAFETY: the pieces between the cuts are all of `bytes`, one after the other, and each
+        // is UTF-8; UTF-8 strings put together are UTF-8.
+        Ok(unsafe { std::str::from_utf8_unchecked(bytes) })
+    } else {
+        // Where the bytes stop being UTF-8.
+        std::str::from_utf8(bytes)
+    }
+}
+
+/// `0`, the offsets about every `piece` bytes moved on to where a character starts (to a byte
+/// that does not continue one), and the length of `bytes`.
+fn character_starts(bytes: &[u8], piece: usize) -> Vec<usize> {
+    let is_continuation = |b: &&u8| *b & 0xC0 == 0x80;
+    let mut cuts = vec![0];
+    let mut at = piece;
+    while at < bytes.len() {
+        // A character goes on for at most three bytes: past them the bytes are not UTF-8, and
+        // any cut will do.
+        at += bytes[at..].iter().take(3).take_while(is_continuation).count();
+        if at < bytes.len() {
+            cuts.push(at);
+        }
+        at += piece;
+    }
+    cuts.push(bytes.len());
+    cuts
 }
 
 #[cfg(test)]
@@ -197,6 +248,53 @@ mod tests {
         let missing = dir.path().join("missing.pgn");
         let error = Input::open(missing.to_str().unwrap()).err().expect("no such file");
         assert_eq!(error.kind(), io::ErrorKind::NotFound);
+    }
+
+    #[test]
+    fn a_large_input_decodes_the_same_on_any_number_of_workers() {
+        // Multi-byte characters everywhere, so that most cuts fall inside one.
+        let text = "{♘é𝄞} 1. e4 ".repeat(PARALLEL_CHECK_BYTES / 10);
+        let mut latin1 = text.clone().into_bytes();
+        latin1[PARALLEL_CHECK_BYTES / 2] = 0xFF;
+        let (latin1_text, latin1_encoding) = decode(&latin1);
+        assert!(matches!(latin1_encoding, Encoding::Latin1 { .. }));
+        for workers in [1, 2, 3] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(workers).build().unwrap();
+            pool.install(|| {
+                let (decoded, encoding) = decode(text.as_bytes());
+                assert!(matches!(decoded, Cow::Borrowed(_)), "{workers} workers");
+                assert!(decoded == text && encoding == Encoding::Utf8, "{workers} workers");
+                let (decoded, encoding) = decode(&latin1);
+                assert!(decoded == latin1_text, "{workers} workers");
+                assert_eq!(encoding, latin1_encoding, "{workers} workers");
+            });
+        }
+    }
+
+    #[test]
+    fn cuts_fall_where_characters_start() {
+        let text = "a♘é𝄞".repeat(100);
+        for piece in 1..12 {
+            let cuts = character_starts(text.as_bytes(), piece);
+            assert_eq!((cuts[0], cuts[cuts.len() - 1]), (0, text.len()));
+            assert!(cuts.windows(2).all(|w| w[0] < w[1]), "{cuts:?}");
+            assert!(cuts.iter().all(|&cut| text.is_char_boundary(cut)), "{cuts:?}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Checked in pieces, bytes are UTF-8 exactly when they are as a whole, and the error
+        /// says where they stop being UTF-8, wherever the cuts fall.
+        #[test]
+        fn checking_in_pieces_agrees_with_checking_the_whole(
+            bytes in proptest::collection::vec(
+                proptest::prop_oneof![proptest::prelude::any::<u8>(), 0x80..0xC0u8, 0..0x80u8],
+                0..200,
+            ),
+            piece in 1..40usize,
+        ) {
+            proptest::prop_assert_eq!(utf8_in_pieces(&bytes, piece), std::str::from_utf8(&bytes));
+        }
     }
 
     proptest::proptest! {
