@@ -94,7 +94,7 @@ fn open_file(mut file: File) -> io::Result<Bytes> {
         // SAFETY: sound only if the mapped bytes do not change while the map lives (it is
         // owned by the `Input` and only read). That is assumed, not enforced (see the module
         // documentation): no other process truncates the file or rewrites its bytes meanwhile.
-        // This program never writes to a file it has open (`fmt` renames a new file over it).
+        // This program never writes to a file it has mapped (`fmt` renames a new file over it).
         if let Ok(map) = unsafe { Mmap::map(&file) } {
             return Ok(Bytes::Mapped(map));
         }
