@@ -116,6 +116,11 @@ fn unknown_methods_and_bad_params_are_answered() {
     assert_eq!(client.response(id)["error"]["code"], -32602);
     let id = client.request("textDocument/hover", hover_params(0, 0).to_string().into());
     assert_eq!(client.response(id)["error"]["code"], -32602);
+    // Formatting requests, which the server answers outside tower-lsp, are refused the same way.
+    let id = client.request("textDocument/formatting", json!({ "textDocument": URI }));
+    assert_eq!(client.response(id)["error"]["code"], -32602);
+    let id = client.request("textDocument/rangeFormatting", formatting_params());
+    assert_eq!(client.response(id)["error"]["code"], -32602);
     client.notify("textDocument/didOpen", json!({ "textDocument": { "uri": 7 } }));
     client.notify("textDocument/didChange", json!([1, 2]));
     assert_serving(&mut client);
@@ -125,6 +130,8 @@ fn unknown_methods_and_bad_params_are_answered() {
 fn before_initialize_requests_are_refused_and_exit_ends_with_1() {
     let mut client = Client::spawn(BINARY, &[]);
     let id = client.request("textDocument/hover", hover_params(0, 0));
+    assert_eq!(client.response(id)["error"]["code"], -32002);
+    let id = client.request("textDocument/formatting", formatting_params());
     assert_eq!(client.response(id)["error"]["code"], -32002);
     let id = client.request("shutdown", Value::Null);
     assert_eq!(client.response(id)["error"]["code"], -32002);
@@ -321,6 +328,8 @@ fn shutdown_then_exit_without_params_ends_with_0_and_only_on_exit() {
     assert_eq!(client.response(90)["result"], Value::Null);
     // Still running after shutdown: later requests are refused, not dropped.
     let id = client.request("textDocument/hover", hover_params(0, 0));
+    assert_eq!(client.response(id)["error"]["code"], -32600);
+    let id = client.request("textDocument/formatting", formatting_params());
     assert_eq!(client.response(id)["error"]["code"], -32600);
     client.send_raw(&framed(b"not json"));
     assert_eq!(error_for(&mut client, Value::Null)["code"], -32700);

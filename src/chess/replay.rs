@@ -242,11 +242,9 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
                 return self.break_line(i, depth, line);
             }
         };
-        let canonical_san = if how.is_none() && is_minimal(written.san) {
-            written.san
-        } else {
-            San::from_move(pos, m)
-        };
+        // SAN read as written that names one legal move and is minimal is the canonical SAN.
+        let minimal = how.is_none() && is_minimal(written.san);
+        let canonical_san = if minimal { written.san } else { San::from_move(pos, m) };
         // The position before the move is kept for a variation that may replace it; the line's
         // own position is played in place (positions are copied once per move, not moved about).
         if self.keep_before {

@@ -10,7 +10,7 @@ use super::batches::{ParsedGame, for_each_batch};
 use super::game_report::{Filter, game_diagnostics, is_game};
 use super::game_text::GameText;
 use super::human::HumanRenderer;
-use super::input::{Encoding, Source, read_source};
+use super::input::{Encoding, Input, Source};
 use super::json;
 use super::progress::Progress;
 use super::tally::Tally;
@@ -140,15 +140,15 @@ fn check_files(args: &CheckArgs) -> ExitCode {
     let mut tally = Tally::default();
     let mut unreadable = false;
     for path in &args.files {
-        let source = match read_source(path) {
-            Ok(source) => source,
+        let input = match Input::open(path) {
+            Ok(input) => input,
             Err(e) => {
                 eprintln!("pgn-lsp: cannot read {path}: {e}");
                 unreadable = true;
                 continue;
             }
         };
-        match check_source(&source, &settings, &mut out) {
+        match check_source(&input.decode(), &settings, &mut out) {
             Ok(file_tally) => tally += file_tally,
             Err(e) => return output_failed(&e),
         }
@@ -179,7 +179,11 @@ fn output_failed(e: &io::Error) -> ExitCode {
 }
 
 /// Check every game of one file, writing its diagnostics to `out` batch by batch.
-fn check_source(source: &Source, settings: &Settings, out: &mut impl Write) -> io::Result<Tally> {
+fn check_source(
+    source: &Source<'_>,
+    settings: &Settings,
+    out: &mut impl Write,
+) -> io::Result<Tally> {
     // Editors hide a byte-order mark: positions are counted without it.
     let text = source.text.strip_prefix('\u{FEFF}').unwrap_or(&source.text);
     let not_utf8_at = match source.encoding {
@@ -188,11 +192,11 @@ fn check_source(source: &Source, settings: &Settings, out: &mut impl Write) -> i
             Some(first_invalid - (source.text.len() - text.len()) as u32)
         }
     };
-    let progress = Progress::new(&source.name, text.len());
+    let progress = Progress::new(source.name, text.len());
     let mut tally = Tally::default();
     for_each_batch(
         text,
-        |parsed| check_game(&source.name, text, parsed, not_utf8_at, settings),
+        |parsed| check_game(source.name, text, parsed, not_utf8_at, settings),
         |reports: Vec<GameReport>, done| {
             progress.set_done(done);
             let mut write = || -> io::Result<()> {
@@ -267,8 +271,8 @@ mod tests {
     /// Check `bytes` with both renderers; the JSON gives one line per counted diagnostic, with
     /// positions inside the text, and the human output one `-->` header per diagnostic.
     fn check_both_ways(bytes: Vec<u8>) {
-        let (text, encoding) = decode(bytes);
-        let source = Source { name: "game.pgn".to_owned(), text, encoding };
+        let (text, encoding) = decode(&bytes);
+        let source = Source { name: "game.pgn", text, encoding };
         let mut json = Vec::new();
         let tally = check_source(&source, &settings(Renderer::Json), &mut json).unwrap();
         let json = String::from_utf8(json).unwrap();

@@ -26,7 +26,7 @@ use tempfile::NamedTempFile;
 use super::EXIT_USAGE;
 use super::batches::for_each_batch;
 use super::config::{ConfigFinder, MIN_LINE_WIDTH};
-use super::input::{Source, read_source};
+use super::input::{Input, Source};
 use crate::fmt::{FormatOptions, FormattedGame, GameOutput, Joiner, KeepReason, format_alone};
 
 #[derive(clap::Args)]
@@ -113,7 +113,8 @@ impl Failure {
 /// Format one file as the flags say; returns whether its text changes.
 fn format_file(args: &FmtArgs, finder: &mut ConfigFinder, file: &str) -> Result<bool, Failure> {
     let options = args.options(finder, file).map_err(Failure::Message)?;
-    let source = read_source(file).map_err(|e| Failure::io(file, e))?;
+    let input = Input::open(file).map_err(|e| Failure::io(file, e))?;
+    let source = input.decode();
     if args.diff {
         let mut formatted = String::with_capacity(source.text.len());
         stream(&source, &options, |text| {
@@ -122,7 +123,7 @@ fn format_file(args: &FmtArgs, finder: &mut ConfigFinder, file: &str) -> Result<
         })?;
         let changed = formatted != source.text;
         if changed {
-            let diff = similar::TextDiff::from_lines(&source.text, &formatted);
+            let diff = similar::TextDiff::from_lines(&*source.text, formatted.as_str());
             let a = format!("a/{}", source.name);
             let b = format!("b/{}", source.name);
             let mut out = io::stdout().lock();
@@ -160,11 +161,11 @@ fn format_file(args: &FmtArgs, finder: &mut ConfigFinder, file: &str) -> Result<
 /// Format `source` game by game (in parallel batches, handed out in file order), report the
 /// games kept as they are, and pass the text of each game to `sink`.
 fn stream(
-    source: &Source,
+    source: &Source<'_>,
     options: &FormatOptions,
     mut sink: impl FnMut(&str) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
-    let text = source.text.as_str();
+    let text: &str = &source.text;
     let mut joiner = Joiner::default();
     let mut reporter = KeptReporter::new(source);
     for_each_batch(
@@ -188,7 +189,7 @@ fn stream(
 /// difference on, and the temporary file then replaces the file.
 struct Rewrite<'a> {
     file: &'a str,
-    source: &'a Source,
+    source: &'a Source<'a>,
     latin1: bool,
     comparison: Comparison<'a>,
     temp: Option<(NamedTempFile, BufWriter<File>)>,
@@ -295,14 +296,14 @@ impl<'a> Comparison<'a> {
 
 /// Reports the games kept as they are, with their line numbers, on standard error.
 struct KeptReporter<'a> {
-    source: &'a Source,
+    source: &'a Source<'a>,
     /// Line number (1-based) of `offset`.
     line: usize,
     offset: usize,
 }
 
 impl<'a> KeptReporter<'a> {
-    fn new(source: &'a Source) -> Self {
+    fn new(source: &'a Source<'a>) -> Self {
         KeptReporter { source, line: 1, offset: 0 }
     }
 

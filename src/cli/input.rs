@@ -5,13 +5,27 @@
 //! would be valid UTF-8: that decoding is one-to-one, so writing the text back as Latin-1 gives
 //! the same bytes (`fmt` relies on it).
 //!
-//! A large file is read in pieces on all worker threads: copying it from the page cache and
-//! faulting in the memory for it cost as much as checking an engine archive's moves, and the
-//! workers would otherwise wait for it.
+//! A regular file is mapped into memory, not copied: copying a large file from the page cache
+//! into fresh memory costs as much as checking an engine archive's moves. Its bytes are checked
+//! as UTF-8 where they lie and the text is borrowed from the map (only the Latin-1 fallback
+//! builds a text of its own). This assumes that no other process truncates or rewrites the file
+//! while it is read, the trade ripgrep makes too: reading a page cut off by truncation kills the
+//! process (SIGBUS), and bytes rewritten in place would change under the program a text it
+//! holds as fixed and checked as UTF-8 (undefined behaviour for Rust, in practice diagnostics
+//! of a mixture of the old and the new bytes).
+//! The program itself never writes to a file it has mapped: `fmt` writes a new file and renames
+//! it over the old one, whose pages stay mapped as they were. Standard input is read, not
+//! mapped (it may be the same file as standard output), and so are files that are not regular
+//! or report no length (pipes, `/proc`) and files that cannot be mapped.
+//!
+//! A large input is checked as UTF-8 in pieces on all workers: the check is the first to touch
+//! every page of a mapped file, and faulting them in is work the workers share.
 
+use std::borrow::Cow;
 use std::fs::File;
 use std::io::{self, Read};
 
+use memmap2::Mmap;
 use rayon::prelude::*;
 
 /// How a source's bytes were decoded.
@@ -25,88 +39,129 @@ pub enum Encoding {
     },
 }
 
+/// The bytes of one input file, or of standard input, before decoding.
+pub struct Input {
+    name: String,
+    bytes: Bytes,
+}
+
+enum Bytes {
+    Mapped(Mmap),
+    Read(Vec<u8>),
+}
+
+impl Input {
+    /// Open `path` (mapped when it is a regular file), or read standard input for `-`.
+    pub fn open(path: &str) -> io::Result<Input> {
+        if path == "-" {
+            let mut bytes = Vec::new();
+            io::stdin().read_to_end(&mut bytes)?;
+            return Ok(Input { name: "<stdin>".to_owned(), bytes: Bytes::Read(bytes) });
+        }
+        Ok(Input { name: path.to_owned(), bytes: open_file(File::open(path)?)? })
+    }
+
+    /// The text: borrowed from the bytes when they are UTF-8, else decoded as Latin-1.
+    pub fn decode(&self) -> Source<'_> {
+        let bytes = match &self.bytes {
+            Bytes::Mapped(map) => &map[..],
+            Bytes::Read(bytes) => &bytes[..],
+        };
+        let (text, encoding) = decode(bytes);
+        Source { name: &self.name, text, encoding }
+    }
+}
+
 /// A file's text and how it was decoded.
-pub struct Source {
-    pub name: String,
-    pub text: String,
+pub struct Source<'a> {
+    pub name: &'a str,
+    pub text: Cow<'a, str>,
     pub encoding: Encoding,
 }
 
-impl Source {
+impl Source<'_> {
     /// Whether the bytes were read as Latin-1.
     pub fn is_latin1(&self) -> bool {
         matches!(self.encoding, Encoding::Latin1 { .. })
     }
 }
 
-/// Read `path`, or standard input for `-`.
-pub fn read_source(path: &str) -> io::Result<Source> {
-    let bytes = if path == "-" {
-        let mut buf = Vec::new();
-        io::stdin().read_to_end(&mut buf)?;
-        buf
-    } else {
-        read_file(path)?
-    };
-    let name = if path == "-" { "<stdin>".to_owned() } else { path.to_owned() };
-    let (text, encoding) = decode(bytes);
-    Ok(Source { name, text, encoding })
-}
-
-/// Files from this size up are read in pieces in parallel (when there are several workers).
-const PARALLEL_READ_BYTES: u64 = 4 << 20;
-
-/// The bytes of the file at `path`.
-fn read_file(path: &str) -> io::Result<Vec<u8>> {
-    let mut file = File::open(path)?;
-    let len = file.metadata()?.len();
-    #[cfg(unix)]
-    if rayon::current_num_threads() > 1 && len >= PARALLEL_READ_BYTES {
-        return read_in_parallel(path, file, len);
-    }
-    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
-    file.read_to_end(&mut bytes)?;
-    Ok(bytes)
-}
-
-/// The bytes of `file` (at `path`, `len` bytes long when opened), read in pieces on the
-/// workers; as they are at the end if the file grew or shrank meanwhile.
-#[cfg(unix)]
-fn read_in_parallel(path: &str, mut file: File, len: u64) -> io::Result<Vec<u8>> {
-    use std::os::unix::fs::FileExt;
-    let len = usize::try_from(len).map_err(io::Error::other)?;
-    let mut bytes = vec![0u8; len];
-    let piece = len.div_ceil(rayon::current_num_threads() * 4);
-    let read = bytes
-        .par_chunks_mut(piece)
-        .enumerate()
-        .try_for_each(|(i, chunk)| file.read_exact_at(chunk, (i * piece) as u64));
-    match read {
-        Ok(()) => {
-            // Bytes added since the length was taken.
-            io::Seek::seek(&mut file, io::SeekFrom::Start(len as u64))?;
-            file.read_to_end(&mut bytes)?;
-            Ok(bytes)
+/// The bytes of `file`: mapped when it is a regular file that reports a length and can be
+/// mapped, else read.
+fn open_file(mut file: File) -> io::Result<Bytes> {
+    let metadata = file.metadata()?;
+    if metadata.is_file() && metadata.len() > 0 {
+        // SAFETY: sound only if the mapped bytes do not change while the map lives (it is
+        // owned by the `Input` and only read). That is assumed, not enforced (see the module
+        // documentation): no other process truncates the file or rewrites its bytes meanwhile.
+        // This program never writes to a file it has mapped (`fmt` renames a new file over it).
+        if let Ok(map) = unsafe { Mmap::map(&file) } {
+            return Ok(Bytes::Mapped(map));
         }
-        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => std::fs::read(path),
-        Err(e) => Err(e),
     }
+    let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).unwrap_or(0));
+    file.read_to_end(&mut bytes)?;
+    Ok(Bytes::Read(bytes))
 }
 
-/// UTF-8 when the bytes are UTF-8, else Latin-1.
-pub(super) fn decode(bytes: Vec<u8>) -> (String, Encoding) {
-    match String::from_utf8(bytes) {
-        Ok(text) => (text, Encoding::Utf8),
+/// UTF-8 when the bytes are UTF-8 (borrowed), else Latin-1.
+pub(super) fn decode(bytes: &[u8]) -> (Cow<'_, str>, Encoding) {
+    match utf8(bytes) {
+        Ok(text) => (Cow::Borrowed(text), Encoding::Utf8),
         Err(e) => {
-            let valid_up_to = e.utf8_error().valid_up_to();
-            let bytes = e.into_bytes();
+            let valid_up_to = e.valid_up_to();
             // Every byte from 0x80 up becomes a two-byte character in the decoded text.
             let widened = bytes[..valid_up_to].iter().filter(|&&b| b >= 0x80).count();
             let first_invalid = (valid_up_to + widened) as u32;
             let text = bytes.iter().map(|&b| char::from(b)).collect();
-            (text, Encoding::Latin1 { first_invalid })
+            (Cow::Owned(text), Encoding::Latin1 { first_invalid })
         }
     }
+}
+
+/// Inputs from this size up are checked as UTF-8 in pieces on the workers (when there are
+/// several).
+const PARALLEL_CHECK_BYTES: usize = 4 << 20;
+
+/// `bytes` as text when they are UTF-8; a large input is checked in pieces on all workers.
+fn utf8(bytes: &[u8]) -> Result<&str, std::str::Utf8Error> {
+    let workers = rayon::current_num_threads();
+    if workers == 1 || bytes.len() < PARALLEL_CHECK_BYTES {
+        return std::str::from_utf8(bytes);
+    }
+    utf8_in_pieces(bytes, bytes.len().div_ceil(workers * 4))
+}
+
+/// `bytes` as text when they are UTF-8, checked in pieces of about `piece` bytes in parallel.
+fn utf8_in_pieces(bytes: &[u8], piece: usize) -> Result<&str, std::str::Utf8Error> {
+    let cuts = character_starts(bytes, piece);
+    if cuts.par_windows(2).all(|cut| std::str::from_utf8(&bytes[cut[0]..cut[1]]).is_ok()) {
+        // SAFETY: the pieces between the cuts are all of `bytes`, one after the other, and each
+        // is UTF-8; UTF-8 strings put together are UTF-8.
+        Ok(unsafe { std::str::from_utf8_unchecked(bytes) })
+    } else {
+        // Where the bytes stop being UTF-8.
+        std::str::from_utf8(bytes)
+    }
+}
+
+/// `0`, the offsets about every `piece` bytes moved on to where a character starts (to a byte
+/// that does not continue one), and the length of `bytes`.
+fn character_starts(bytes: &[u8], piece: usize) -> Vec<usize> {
+    let is_continuation = |b: &&u8| *b & 0xC0 == 0x80;
+    let mut cuts = vec![0];
+    let mut at = piece;
+    while at < bytes.len() {
+        // A character goes on for at most three bytes: past them the bytes are not UTF-8, and
+        // any cut will do.
+        at += bytes[at..].iter().take(3).take_while(is_continuation).count();
+        if at < bytes.len() {
+            cuts.push(at);
+        }
+        at += piece;
+    }
+    cuts.push(bytes.len());
+    cuts
 }
 
 #[cfg(test)]
@@ -115,47 +170,150 @@ mod tests {
 
     #[test]
     fn utf8_is_kept_as_it_is() {
-        let (text, encoding) = decode("\u{FEFF}[Event \"Zürich\"]".as_bytes().to_vec());
-        assert_eq!((text.as_str(), encoding), ("\u{FEFF}[Event \"Zürich\"]", Encoding::Utf8));
+        let (text, encoding) = decode("\u{FEFF}[Event \"Zürich\"]".as_bytes());
+        assert!(matches!(text, Cow::Borrowed(_)), "UTF-8 is borrowed, not copied");
+        assert_eq!((&*text, encoding), ("\u{FEFF}[Event \"Zürich\"]", Encoding::Utf8));
     }
 
     #[test]
     fn latin1_fallback_points_at_the_first_invalid_byte() {
         // "é" in UTF-8 (valid, but read as the two Latin-1 characters of its bytes) and then
         // "ü" and "ß" in Latin-1 (not UTF-8).
-        let (text, encoding) = decode(b"{\xC3\xA9} {\xFC\xDF}".to_vec());
+        let (text, encoding) = decode(b"{\xC3\xA9} {\xFC\xDF}");
         assert_eq!(text, "{Ã©} {üß}");
         let Encoding::Latin1 { first_invalid } = encoding else { panic!("{encoding:?}") };
         assert_eq!(&text[first_invalid as usize..], "üß}");
     }
 
-    #[test]
-    fn a_large_file_reads_the_same_on_any_number_of_workers() {
+    /// Write `bytes` to a temporary file and open it as an input.
+    fn open_written(bytes: &[u8]) -> (tempfile::NamedTempFile, Input) {
         let mut file = tempfile::NamedTempFile::new().unwrap();
-        let len = PARALLEL_READ_BYTES as usize + 12_345;
-        let bytes: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
-        io::Write::write_all(&mut file, &bytes).unwrap();
-        let path = file.path().to_str().unwrap();
+        io::Write::write_all(&mut file, bytes).unwrap();
+        let input = Input::open(file.path().to_str().unwrap()).unwrap();
+        (file, input)
+    }
+
+    #[test]
+    fn a_mapped_file_gives_the_text_read_from_it() {
+        // Several pages and a part of one, with multi-byte characters across page boundaries.
+        let text: String =
+            (0..40_000).map(|i| ["[Event \"Zürich\"]\n", "1. e4 ♘ 𝄞 *\n"][i % 2]).collect();
+        let (file, input) = open_written(text.as_bytes());
+        assert!(matches!(input.bytes, Bytes::Mapped(_)), "a regular file is mapped");
+        let source = input.decode();
+        assert!(matches!(source.text, Cow::Borrowed(_)), "the text is borrowed from the map");
+        assert_eq!(source.encoding, Encoding::Utf8);
+        assert!(source.text == std::fs::read_to_string(file.path()).unwrap());
+        assert_eq!(source.name, file.path().to_str().unwrap());
+    }
+
+    #[test]
+    fn a_mapped_file_that_is_not_utf8_falls_back_to_latin1() {
+        let mut bytes = "[Event \"Zürich\"]\n".repeat(5000).into_bytes();
+        let at = bytes.len();
+        bytes.extend_from_slice(b"{M\xFCller}\n1. e4 *\n");
+        let (_file, input) = open_written(&bytes);
+        assert!(matches!(input.bytes, Bytes::Mapped(_)));
+        let source = input.decode();
+        assert!(source.is_latin1());
+        let back: Vec<u8> = source.text.chars().map(|c| u8::try_from(c).unwrap()).collect();
+        assert!(back == bytes, "Latin-1 gives the bytes back");
+        let Encoding::Latin1 { first_invalid } = source.encoding else { unreachable!() };
+        // Each "ü" before the invalid byte was two bytes, read as two characters of two bytes.
+        assert_eq!(first_invalid as usize, at + 5000 * 2 + 2);
+        assert_eq!(&source.text[first_invalid as usize..], "üller}\n1. e4 *\n");
+    }
+
+    #[test]
+    fn an_empty_file_is_read_as_empty_text() {
+        let (_file, input) = open_written(b"");
+        assert!(matches!(input.bytes, Bytes::Read(_)), "nothing to map");
+        let source = input.decode();
+        assert_eq!((&*source.text, source.encoding), ("", Encoding::Utf8));
+    }
+
+    /// Files that report no length may still have contents (those of `/proc`): they are read.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_file_that_reports_no_length_is_read() {
+        assert_eq!(std::fs::metadata("/proc/self/status").unwrap().len(), 0);
+        let input = Input::open("/proc/self/status").unwrap();
+        assert!(matches!(input.bytes, Bytes::Read(_)));
+        assert!(input.decode().text.starts_with("Name:"), "{}", input.decode().text);
+    }
+
+    #[test]
+    fn a_missing_file_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("missing.pgn");
+        let error = Input::open(missing.to_str().unwrap()).err().expect("no such file");
+        assert_eq!(error.kind(), io::ErrorKind::NotFound);
+    }
+
+    #[test]
+    fn a_large_input_decodes_the_same_on_any_number_of_workers() {
+        // Multi-byte characters everywhere, so that most cuts fall inside one.
+        let text = "{♘é𝄞} 1. e4 ".repeat(PARALLEL_CHECK_BYTES / 10);
+        let mut latin1 = text.clone().into_bytes();
+        latin1[PARALLEL_CHECK_BYTES / 2] = 0xFF;
+        let (latin1_text, latin1_encoding) = decode(&latin1);
+        assert!(matches!(latin1_encoding, Encoding::Latin1 { .. }));
         for workers in [1, 2, 3] {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(workers).build().unwrap();
-            assert!(pool.install(|| read_file(path)).unwrap() == bytes, "{workers} workers");
+            pool.install(|| {
+                let (decoded, encoding) = decode(text.as_bytes());
+                assert!(matches!(decoded, Cow::Borrowed(_)), "{workers} workers");
+                assert!(decoded == text && encoding == Encoding::Utf8, "{workers} workers");
+                let (decoded, encoding) = decode(&latin1);
+                assert!(decoded == latin1_text, "{workers} workers");
+                assert_eq!(encoding, latin1_encoding, "{workers} workers");
+            });
+        }
+    }
+
+    #[test]
+    fn cuts_fall_where_characters_start() {
+        let text = "a♘é𝄞".repeat(100);
+        for piece in 1..12 {
+            let cuts = character_starts(text.as_bytes(), piece);
+            assert_eq!((cuts[0], cuts[cuts.len() - 1]), (0, text.len()));
+            assert!(cuts.windows(2).all(|w| w[0] < w[1]), "{cuts:?}");
+            assert!(cuts.iter().all(|&cut| text.is_char_boundary(cut)), "{cuts:?}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Checked in pieces, bytes are UTF-8 exactly when they are as a whole, and the error
+        /// says where they stop being UTF-8, wherever the cuts fall.
+        #[test]
+        fn checking_in_pieces_agrees_with_checking_the_whole(
+            bytes in proptest::collection::vec(
+                proptest::prop_oneof![proptest::prelude::any::<u8>(), 0x80..0xC0u8, 0..0x80u8],
+                0..200,
+            ),
+            piece in 1..40usize,
+        ) {
+            proptest::prop_assert_eq!(utf8_in_pieces(&bytes, piece), std::str::from_utf8(&bytes));
         }
     }
 
     proptest::proptest! {
         /// Decoding loses nothing: UTF-8 text is the bytes themselves, and Latin-1 text gives
-        /// the bytes back one character per byte.
+        /// the bytes back one character per byte; a file gives the text of its bytes.
         #[test]
         fn decoding_is_lossless(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..200)) {
-            let (text, encoding) = decode(bytes.clone());
+            let (text, encoding) = decode(&bytes);
             match encoding {
                 Encoding::Utf8 => proptest::prop_assert_eq!(text.as_bytes(), &bytes[..]),
                 Encoding::Latin1 { first_invalid } => {
                     let back: Vec<u8> = text.chars().map(|c| u8::try_from(c).unwrap()).collect();
-                    proptest::prop_assert_eq!(back, bytes);
+                    proptest::prop_assert_eq!(&back, &bytes);
                     proptest::prop_assert!(text.is_char_boundary(first_invalid as usize));
                 }
             }
+            let (_file, input) = open_written(&bytes);
+            let source = input.decode();
+            proptest::prop_assert_eq!((&*source.text, source.encoding), (&*text, encoding));
         }
     }
 }

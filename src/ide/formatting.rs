@@ -1,21 +1,39 @@
-//! Formatting edits: the games asked for are printed in export format by `fmt::format_games`
-//! (which also decides when a game must be kept as it is because, formatted, it would join
-//! the game before), and each game that changes gives one minimal edit: unchanged games give
-//! none, and a large document is never replaced whole.
+//! Formatting edits: the games asked for are printed in export format one by one
+//! (`fmt::format_alone`) and joined in text order by a `fmt::Joiner` (which decides when a game
+//! must be kept as it is because, formatted, it would join the game before), exactly as
+//! `fmt::format_games` prints a whole text; each game that changes gives one minimal edit:
+//! unchanged games give none, and a large document is never replaced whole.
 //!
 //! For a range, the formatter reads from a game before the range that has moves or a marker
 //! (the games before it cannot change how the later ones are printed) to the line after the
 //! last game in the range (where that game's end is decided).
+//!
+//! The text is read a window of whole games at a time (about [`WINDOW_BYTES`]), with the line
+//! after the window's last game, so that the games are parsed as in the whole text while a
+//! document held as a rope is never copied whole; the edits are handed out as they are found.
 
-use crate::fmt::{FormatOptions, GameOutput, format_games};
-use crate::syntax::{NodeKind, TextSource, parse_game_at};
+use crate::fmt::{FormatOptions, GameOutput, Joiner, format_alone};
+use crate::syntax::{NodeKind, TextSource, parse_game_at, parse_games};
 use crate::text::{TextEdit, TextRange, minimal_edit};
 
 use super::analysis::DocumentAnalysis;
 
+/// About how many bytes of games are read from the document at a time.
+pub const WINDOW_BYTES: usize = 1 << 20;
+
 /// The work was cancelled before it finished.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cancelled;
+
+/// How formatting ended when it handed out its edits one by one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Formatting {
+    /// Every edit was handed out.
+    Complete,
+    /// The formatter split the text into games differently from the analysis: the edits handed
+    /// out so far must be dropped, and the text is left as it is rather than risked.
+    GamesDiffer,
+}
 
 /// The edits that format the games overlapping `range` (all games for `None`), in text order.
 /// `cancelled` is asked before each game; once it says yes the work stops.
@@ -26,6 +44,27 @@ pub fn format_edits(
     range: Option<TextRange>,
     cancelled: &dyn Fn() -> bool,
 ) -> Result<Vec<TextEdit>, Cancelled> {
+    let mut edits = Vec::new();
+    let push = &mut |edit| edits.push(edit);
+    let ending =
+        for_each_format_edit(analysis, text, options, range, WINDOW_BYTES, cancelled, push)?;
+    Ok(match ending {
+        Formatting::Complete => edits,
+        Formatting::GamesDiffer => Vec::new(),
+    })
+}
+
+/// The edits of [`format_edits`], handed to `sink` one by one as they are found, the text read
+/// about `window_bytes` at a time.
+pub fn for_each_format_edit(
+    analysis: &DocumentAnalysis,
+    text: &dyn TextSource,
+    options: &FormatOptions,
+    range: Option<TextRange>,
+    window_bytes: usize,
+    cancelled: &dyn Fn() -> bool,
+    sink: &mut dyn FnMut(TextEdit),
+) -> Result<Formatting, Cancelled> {
     let games: Vec<TextRange> =
         analysis.games().map(|(start, g)| TextRange::new(start, start + g.len)).collect();
     let wanted = match range {
@@ -43,36 +82,55 @@ pub fn format_edits(
         }
     };
     if wanted.is_empty() {
-        return Ok(Vec::new());
+        return Ok(Formatting::Complete);
     }
     let from = context_start(text, &games, wanted.start);
-    let base = games[from].start;
-    let (first, last) = (games[wanted.start], games[wanted.end - 1]);
-    let slice = text.read(base as usize, line_end_after(text, last.end as usize));
-    let mut edits = Vec::new();
-    for game in format_games(&slice, options) {
-        if cancelled() {
-            return Err(Cancelled);
-        }
-        let at = TextRange::new(base + game.start, base + game.start + game.source.len() as u32);
-        if at.start < first.start {
-            continue;
-        }
-        if at.start >= last.end {
-            break;
-        }
-        if games.binary_search_by_key(&at.start, |g| g.start).ok().map(|i| games[i]) != Some(at) {
-            // The formatter split the text differently: edit nothing rather than risk the text.
-            tracing::warn!("formatting: game boundaries differ at byte {}; no edits", at.start);
-            return Ok(Vec::new());
-        }
-        if let GameOutput::Formatted(formatted) = &game.output
-            && let Some(edit) = minimal_edit(game.source, formatted)
-        {
-            edits.push(TextEdit { range: edit.range.shift(at.start), new_text: edit.new_text });
+    let first = games[wanted.start].start;
+    let mut joiner = Joiner::default();
+    for window in windows(&games[from..wanted.end], window_bytes) {
+        let (start, end) = (window[0].start, window[window.len() - 1].end);
+        let slice = text.read(start as usize, line_end_after(text, end as usize));
+        for (offset, game) in parse_games(&slice) {
+            if cancelled() {
+                return Err(Cancelled);
+            }
+            let local = TextRange::new(offset, offset + game.len);
+            let at = local.shift(start);
+            if at.start >= end {
+                break;
+            }
+            if games.binary_search_by_key(&at.start, |g| g.start).ok().map(|i| games[i]) != Some(at)
+            {
+                tracing::warn!("formatting: game boundaries differ at byte {}; no edits", at.start);
+                return Ok(Formatting::GamesDiffer);
+            }
+            let source = &slice.as_str()[local];
+            let alone = format_alone(&game, source, at.start, options);
+            let joined = joiner.join(source, at.start, alone);
+            if at.start < first {
+                continue;
+            }
+            if let GameOutput::Formatted(formatted) = &joined.output
+                && let Some(edit) = minimal_edit(source, formatted)
+            {
+                sink(TextEdit { range: edit.range.shift(at.start), new_text: edit.new_text });
+            }
         }
     }
-    Ok(edits)
+    Ok(Formatting::Complete)
+}
+
+/// `games` cut into runs of whole games, each starting less than `window_bytes` before the
+/// start of its run's first game (so a run holds at least one game).
+fn windows(games: &[TextRange], window_bytes: usize) -> impl Iterator<Item = &[TextRange]> {
+    let mut rest = games;
+    std::iter::from_fn(move || {
+        let first = rest.first()?.start;
+        let count = rest.iter().take_while(|g| ((g.start - first) as usize) < window_bytes).count();
+        let (window, after) = rest.split_at(count.max(1));
+        rest = after;
+        Some(window)
+    })
 }
 
 /// The index of the game to start formatting from so that game `index` is printed as it would

@@ -30,7 +30,7 @@ pub use analysis::{DocumentAnalysis, GameAnalysis, SelectedDiagnostics, Selected
 pub use code_actions::{ActionKind, CodeAction, code_actions};
 pub use completion::{Completion, CompletionKind, Date, completions};
 pub use folding::{Fold, FoldKind, folding_ranges};
-pub use formatting::{Cancelled, format_edits};
+pub use formatting::{Cancelled, Formatting, WINDOW_BYTES, for_each_format_edit, format_edits};
 pub use hover::{Hover, hover};
 pub use inlay_hints::{InlayHint, inlay_hints};
 pub use position::{BoardPosition, ShownMove, Status, board_position};

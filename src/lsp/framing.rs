@@ -1,8 +1,8 @@
 //! The base protocol's framing (§"Base Protocol" of the LSP specification): messages are bodies
 //! preceded by a header block with their `Content-Length`. Reading is forgiving: blank lines and
 //! garbage between messages are skipped, and a header block without a usable length is reported
-//! (its body cannot be found) rather than ending the session. Writing puts a message and its
-//! header in one buffer, written at once.
+//! (its body cannot be found) rather than ending the session. Writing puts a message's header in
+//! front of it in its buffer, written at once.
 
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
@@ -81,16 +81,15 @@ async fn skip(input: &mut (impl AsyncBufReadExt + Unpin), length: usize) -> bool
     skipped.is_ok_and(|n| n == length as u64)
 }
 
-/// Write `body` as one message: its header and itself in one buffer, then flush.
+/// Write `body` as one message: its header put in front of it in its own buffer (a large body
+/// is not copied into another), written at once, then flush.
 pub async fn write_frame(
     output: &mut (impl AsyncWrite + Unpin),
-    body: &[u8],
+    mut body: Vec<u8>,
 ) -> std::io::Result<()> {
     let header = format!("Content-Length: {}\r\n\r\n", body.len());
-    let mut frame = Vec::with_capacity(header.len() + body.len());
-    frame.extend_from_slice(header.as_bytes());
-    frame.extend_from_slice(body);
-    output.write_all(&frame).await?;
+    body.splice(0..0, header.into_bytes());
+    output.write_all(&body).await?;
     output.flush().await
 }
 
@@ -146,7 +145,7 @@ mod tests {
     #[tokio::test]
     async fn a_written_frame_reads_back() {
         let mut written = Vec::new();
-        write_frame(&mut written, "{\"é\":1}".as_bytes()).await.unwrap();
+        write_frame(&mut written, "{\"é\":1}".as_bytes().to_vec()).await.unwrap();
         assert_eq!(written, "Content-Length: 8\r\n\r\n{\"é\":1}".as_bytes());
         assert_eq!(frames(&written).await, [body("{\"é\":1}")]);
     }

@@ -171,6 +171,42 @@ pub fn encode(message: &impl Serialize) -> Vec<u8> {
     serde_json::to_vec(message).expect("a JSON-RPC message serialises")
 }
 
+/// A successful response whose result is an array, encoded element by element as they come:
+/// the elements are never held together other than as JSON.
+pub struct ArrayResponse {
+    body: Vec<u8>,
+    /// Where the first element goes.
+    elements_start: usize,
+}
+
+impl ArrayResponse {
+    /// The response to the request `id`, with no elements yet.
+    pub fn new(id: &Id) -> Self {
+        let mut body = br#"{"jsonrpc":"2.0","id":"#.to_vec();
+        serde_json::to_writer(&mut body, id).expect("a JSON-RPC id serialises");
+        body.extend_from_slice(br#","result":["#);
+        ArrayResponse { elements_start: body.len(), body }
+    }
+
+    pub fn push(&mut self, element: &impl Serialize) {
+        if self.body.len() > self.elements_start {
+            self.body.push(b',');
+        }
+        serde_json::to_writer(&mut self.body, element).expect("a result element serialises");
+    }
+
+    /// Drop the elements pushed so far.
+    pub fn clear(&mut self) {
+        self.body.truncate(self.elements_start);
+    }
+
+    /// The encoded response.
+    pub fn finish(mut self) -> Vec<u8> {
+        self.body.extend_from_slice(b"]}");
+        self.body
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -179,6 +215,26 @@ mod tests {
 
     fn decoded(message: &str) -> Incoming {
         decode(message.as_bytes().to_vec())
+    }
+
+    #[test]
+    fn array_responses_read_as_tower_lsp_writes_them() {
+        let elements = [json!({ "a": [1, "é\n\""] }), json!(null), json!("x")];
+        for id in [Id::Number(7), Id::String("q\"".to_owned()), Id::Null] {
+            for count in 0..=elements.len() {
+                let mut response = ArrayResponse::new(&id);
+                elements[..count].iter().for_each(|e| response.push(e));
+                let expected = Response::from_ok(id.clone(), json!(elements[..count]));
+                let body = response.finish();
+                assert_eq!(serde_json::from_slice::<Response>(&body).unwrap(), expected);
+            }
+            let mut cleared = ArrayResponse::new(&id);
+            cleared.push(&elements[0]);
+            cleared.clear();
+            cleared.push(&elements[2]);
+            let expected = Response::from_ok(id.clone(), json!([elements[2]]));
+            assert_eq!(serde_json::from_slice::<Response>(&cleared.finish()).unwrap(), expected);
+        }
     }
 
     #[test]

@@ -6,6 +6,7 @@ mod board;
 mod convert;
 mod documents;
 mod editing;
+mod formatting;
 mod framing;
 mod json_string;
 mod message;

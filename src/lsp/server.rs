@@ -1,8 +1,8 @@
 //! The `LanguageServer` implementation: document notifications are applied synchronously
 //! before any `.await` (DESIGN §6.1); requests work on a snapshot, inside a panic boundary
-//! (§6.4); long work runs on the blocking pool and stops when its request is cancelled.
+//! (§6.4); long work runs on the blocking pool. The transport applies the notifications that
+//! carry text and answers formatting requests itself, with what the server gives it.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use serde_json::Value;
@@ -14,6 +14,7 @@ use super::board::{PositionParams, PositionResult, position_result};
 use super::convert::{encoding_kind, negotiate_encoding};
 use super::documents::{Documents, Snapshot};
 use super::editing;
+use super::formatting::{FormatJob, FormatRequest};
 use super::outline;
 use super::publisher::{Publisher, Sources};
 use super::settings::Settings;
@@ -65,32 +66,6 @@ impl Server {
         self.settings.lock().unwrap_or_else(PoisonError::into_inner).clone()
     }
 
-    /// Formatting edits for the games overlapping `range` (all for `None`), computed on the
-    /// blocking pool; cancelling the request stops the work between two games.
-    async fn format(&self, uri: &Url, range: Option<Range>) -> Result<Option<Vec<TextEdit>>> {
-        let Some(doc) = self.documents.snapshot(uri) else {
-            return Ok(None);
-        };
-        let encoding = self.encoding();
-        let options = self.settings().format_options();
-        let cancelled = Arc::new(AtomicBool::new(false));
-        let _cancel_on_drop = CancelOnDrop(Arc::clone(&cancelled));
-        let work = tokio::task::spawn_blocking(move || {
-            guard::catch("formatting", || {
-                let range = range.map(|r| doc.positions(encoding).text_range(r));
-                let stop = || cancelled.load(Ordering::Relaxed);
-                let edits = ide::format_edits(&doc.analysis, &doc.rope, &options, range, &stop)?;
-                let positions = doc.positions(encoding);
-                Ok(edits.iter().map(|e| positions.text_edit(e)).collect())
-            })
-        });
-        match work.await {
-            Ok(Ok(Ok(edits))) => Ok(Some(edits)),
-            Ok(Ok(Err(ide::Cancelled))) => Err(Error::request_cancelled()),
-            Ok(Err(_)) | Err(_) => Err(Error::internal_error()),
-        }
-    }
-
     /// Run a read request on a snapshot of `uri`, inside a panic boundary.
     fn read<T>(
         &self,
@@ -119,16 +94,6 @@ impl Server {
             Ok(Ok(result)) => Ok(result),
             Ok(Err(_)) | Err(_) => Err(Error::internal_error()),
         }
-    }
-}
-
-/// Sets its flag when dropped: when tower-lsp drops a cancelled request's future, the work it
-/// started sees the flag and stops.
-struct CancelOnDrop(Arc<AtomicBool>);
-
-impl Drop for CancelOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
     }
 }
 
@@ -235,17 +200,6 @@ impl LanguageServer for Server {
                 range: Some(positions.range(hover.range)),
             })
         })
-    }
-
-    async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
-        self.format(&params.text_document.uri, None).await
-    }
-
-    async fn range_formatting(
-        &self,
-        params: DocumentRangeFormattingParams,
-    ) -> Result<Option<Vec<TextEdit>>> {
-        self.format(&params.text_document.uri, Some(params.range)).await
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
@@ -384,8 +338,9 @@ impl LanguageServer for Server {
     }
 }
 
-/// The document notifications that carry text, which the transport decodes itself and applies
-/// here directly (the `LanguageServer` methods do the same).
+/// What the transport handles itself: the document notifications that carry text, decoded
+/// there and applied here directly (the `LanguageServer` methods do the same), and formatting
+/// requests (`lsp::formatting`).
 impl Server {
     /// Whether `initialize` was answered: from then on notifications are applied.
     pub fn is_initialized(&self) -> bool {
@@ -404,6 +359,17 @@ impl Server {
             self.mark_changed(doc.uri);
         } else {
             tracing::warn!("change for a document that is not open: {}", doc.uri);
+        }
+    }
+
+    /// What a formatting request works on: a snapshot of its document as it is now.
+    pub fn format_job(&self, request: FormatRequest) -> FormatJob {
+        FormatJob {
+            id: request.id,
+            doc: self.documents.snapshot(&request.uri),
+            encoding: self.encoding(),
+            options: self.settings().format_options(),
+            range: request.range,
         }
     }
 }

@@ -3,6 +3,9 @@
 //! - `didOpen` and `didChange` go to the server directly, with their typed params, once it is
 //!   initialized and until it is shut down (as tower-lsp treats every notification): the text
 //!   of a 100 MB document is never held as a `serde_json::Value`;
+//! - formatting requests are answered here too, once the server is initialized and until it is
+//!   shut down (`formatting`): their answer, as large as the document, is encoded edit by edit,
+//!   never held as a `serde_json::Value`; a `$/cancelRequest` for one of them stops it;
 //! - every other request and notification goes to tower-lsp's `LspService`, and the client's
 //!   answers to the server's requests go back through its socket;
 //! - `exit` ends the process (tower-lsp 0.20 keeps running while stdin stays open, DESIGN §6.2),
@@ -14,7 +17,8 @@
 //! applied, and requests take their snapshot, in the order the client sent them (§6.1); the rest
 //! of a request runs in a task of its own. One writer sends the responses and the server's own
 //! messages, each as one buffered write: its notifications (diagnostics), which the server
-//! encodes itself ([`Notifier`]), and what it sends through tower-lsp's `Client`.
+//! encodes itself ([`Notifier`]), and what it sends through tower-lsp's `Client`. Responses
+//! come to the writer encoded.
 
 use std::future::poll_fn;
 use std::sync::Arc;
@@ -26,10 +30,11 @@ use serde::Serialize;
 use tokio::io::{AsyncRead, AsyncWrite, BufReader};
 use tokio::sync::mpsc::{self, UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tower::Service;
-use tower_lsp::jsonrpc::{ErrorCode, Id, Request, Response};
+use tower_lsp::jsonrpc::{Error, ErrorCode, Id, Request, Response};
 use tower_lsp::lsp_types::notification::Notification;
 use tower_lsp::{ClientSocket, Loopback, LspService};
 
+use super::formatting::{FormatRequest, InProgress, cancelled_id};
 use super::framing::{self, Frame};
 use super::message::{self, Incoming};
 use super::server::Server;
@@ -95,7 +100,8 @@ pub async fn serve(
 ) {
     let (server_messages, client_responses) = Loopback::split(socket);
     let (responses, to_write) = unbounded_channel();
-    let dispatcher = Dispatcher { service, client_responses, responses, shutdown };
+    let formatting = InProgress::default();
+    let dispatcher = Dispatcher { service, client_responses, responses, shutdown, formatting };
     let writer = Writer { responses: to_write, notifications, server_messages };
     tokio::join!(dispatcher.read(input), writer.write(output));
 }
@@ -103,9 +109,11 @@ pub async fn serve(
 struct Dispatcher {
     service: LspService<Server>,
     client_responses: <ClientSocket as Loopback>::ResponseSink,
-    /// To the writer.
-    responses: UnboundedSender<Response>,
+    /// To the writer, encoded.
+    responses: UnboundedSender<Vec<u8>>,
     shutdown: ShutdownFlag,
+    /// The formatting requests answered here that are in progress.
+    formatting: InProgress,
 }
 
 impl Dispatcher {
@@ -144,7 +152,7 @@ impl Dispatcher {
 
     fn answer(&self, response: Response) {
         // The writer stops only when the client can no longer be written to.
-        let _ = self.responses.send(response);
+        let _ = self.responses.send(message::encode(&response));
     }
 
     /// Hand `request` to the service; run it up to its first `.await` now, and the rest in a
@@ -154,6 +162,14 @@ impl Dispatcher {
         if method == "exit" {
             tracing::info!("exit received, stopping");
             std::process::exit(self.shutdown.exit_code());
+        }
+        if cancelled_id(&request).is_some_and(|id| self.formatting.cancel(&id)) {
+            return;
+        }
+        if self.accepts_notifications()
+            && let Some(format) = FormatRequest::from_request(&request)
+        {
+            return self.format(format);
         }
         // Only a shutdown the server accepted counts (not one before `initialize`).
         let shutdown = (method == "shutdown").then(|| self.shutdown.clone());
@@ -171,7 +187,7 @@ impl Dispatcher {
             {
                 flag.set();
             }
-            let _ = responses.send(response);
+            let _ = responses.send(message::encode(&response));
         };
         match poll_fn(|cx| Poll::Ready(future.as_mut().poll(cx))).await {
             Poll::Ready(result) => finish(result.ok().flatten()),
@@ -179,6 +195,25 @@ impl Dispatcher {
                 tokio::spawn(async move { finish(future.await.ok().flatten()) });
             }
         }
+    }
+
+    /// Take the snapshot `request` works on now, and answer it from a task of its own.
+    fn format(&self, request: FormatRequest) {
+        let id = request.id.clone();
+        let job = self.service.inner().format_job(request);
+        let cancelled = self.formatting.start(id.clone());
+        let (formatting, responses) = (self.formatting.clone(), self.responses.clone());
+        tokio::spawn(async move {
+            let body = match tokio::task::spawn_blocking(move || job.run(&cancelled)).await {
+                Ok(body) => body,
+                Err(e) => {
+                    tracing::error!("formatting stopped: {e}");
+                    message::encode(&Response::from_error(id.clone(), Error::internal_error()))
+                }
+            };
+            formatting.finish(&id);
+            let _ = responses.send(body);
+        });
     }
 }
 
@@ -197,7 +232,7 @@ fn without_null_params(request: Request) -> Request {
 
 /// What the writer writes: responses, notifications and tower-lsp's server-to-client messages.
 struct Writer {
-    responses: UnboundedReceiver<Response>,
+    responses: UnboundedReceiver<Vec<u8>>,
     notifications: Notifications,
     server_messages: <ClientSocket as Loopback>::RequestStream,
 }
@@ -210,7 +245,7 @@ impl Writer {
         loop {
             let body = tokio::select! {
                 response = self.responses.recv() => match response {
-                    Some(response) => message::encode(&response),
+                    Some(body) => body,
                     None => break,
                 },
                 body = self.notifications.0.recv(), if notifications_open => match body {
@@ -228,7 +263,7 @@ impl Writer {
                     }
                 },
             };
-            if let Err(e) = framing::write_frame(&mut output, &body).await {
+            if let Err(e) = framing::write_frame(&mut output, body).await {
                 tracing::warn!("cannot write to the client: {e}");
                 break;
             }

@@ -20,6 +20,10 @@ pub(crate) struct FirstTags<'a> {
 }
 
 impl<'a> FirstTags<'a> {
+    pub fn with_capacity(names: usize) -> Self {
+        FirstTags { names: Vec::with_capacity(names), index: HashMap::new() }
+    }
+
     /// The range of the first tag pair named `name`.
     pub fn get(&self, name: &str) -> Option<TextRange> {
         if self.names.len() <= SCAN_LIMIT {

@@ -20,6 +20,9 @@ use crate::text::{TextEdit, TextRange};
 /// The longest line and string the import format allows (§4.3, §7).
 const IMPORT_LIMIT: usize = 255;
 
+/// Room for the tags of a typical game, so that their vectors are not regrown tag by tag.
+const TAGS_CAPACITY: usize = 16;
+
 /// Parse the game that starts at the beginning of `text`.
 pub fn parse_game(text: &str) -> Game {
     Parser::new(text).run()
@@ -94,6 +97,8 @@ impl<'a> Parser<'a> {
             game: Game {
                 // Most games have a few hundred nodes; avoid regrowing from nothing.
                 nodes: Vec::with_capacity((src.len() / 6).min(256)),
+                // The Seven Tag Roster and the few tags most files add.
+                tags: Vec::with_capacity(TAGS_CAPACITY),
                 ..Game::default()
             },
             last_significant_end: 0,
@@ -104,7 +109,7 @@ impl<'a> Parser<'a> {
             result_in_variation: None,
             top_moves: 0,
             limit: PerCodeLimit::default(),
-            first_tags: FirstTags::default(),
+            first_tags: FirstTags::with_capacity(TAGS_CAPACITY),
         }
     }
 
@@ -441,6 +446,9 @@ impl<'a> Parser<'a> {
     /// A string token (quotes included, the closing one perhaps missing) longer than the
     /// import format allows (§7).
     fn check_string_length(&mut self, r: TextRange) {
+        if r.len() as usize <= IMPORT_LIMIT {
+            return;
+        }
         let raw = self.text(r);
         let inner = &raw[1..if is_closed_string(raw) { raw.len() - 1 } else { raw.len() }];
         if inner.len() > IMPORT_LIMIT {
@@ -761,20 +769,31 @@ impl<'a> Parser<'a> {
     /// does not drown its other diagnostics.
     fn check_line_lengths(&mut self, end: u32) {
         let text = &self.src[..end as usize];
+        let bytes = text.as_bytes();
         let mut line_start = 0usize;
         let mut first: Option<(TextRange, usize)> = None;
         let mut long_lines = 0usize;
-        for line_end in memchr::memchr_iter(b'\n', text.as_bytes()).chain([text.len()]) {
-            if line_end - line_start > IMPORT_LIMIT {
-                let line = text[line_start..line_end].trim_end_matches('\r');
-                let chars = line.chars().count();
-                if chars > IMPORT_LIMIT {
-                    long_lines += 1;
-                    first.get_or_insert((
-                        TextRange::from(line_start..line_start + line.len()),
-                        chars,
-                    ));
-                }
+        // Lines are short: rather than visit each, skip to the last line break within
+        // `IMPORT_LIMIT` bytes; only a window without one holds the start of a long line.
+        while bytes.len() - line_start > IMPORT_LIMIT {
+            let window = &bytes[line_start..=line_start + IMPORT_LIMIT];
+            if let Some(last_break) = memchr::memrchr(b'\n', window) {
+                line_start += last_break + 1;
+                continue;
+            }
+            // The window holds no line break: the line goes on past it.
+            let past_window = line_start + IMPORT_LIMIT + 1;
+            let line_end = memchr::memchr(b'\n', &bytes[past_window..])
+                .map_or(bytes.len(), |i| past_window + i);
+            let line = text[line_start..line_end].trim_end_matches('\r');
+            // Checking for ASCII is several times faster than counting characters.
+            let chars = if line.is_ascii() { line.len() } else { line.chars().count() };
+            if chars > IMPORT_LIMIT {
+                long_lines += 1;
+                first.get_or_insert((TextRange::from(line_start..line_start + line.len()), chars));
+            }
+            if line_end == bytes.len() {
+                break;
             }
             line_start = line_end + 1;
         }
@@ -819,4 +838,56 @@ fn is_closed_string(raw: &str) -> bool {
 
 fn ends_with_escape(s: &str) -> bool {
     s.bytes().rev().take_while(|&b| b == b'\\').count() % 2 == 1
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// The long lines of `text` the plain way: each line, its characters counted.
+    fn long_lines(text: &str) -> Vec<(TextRange, usize)> {
+        let mut start = 0;
+        let mut found = Vec::new();
+        for line in text.split('\n') {
+            let content = line.trim_end_matches('\r');
+            let chars = content.chars().count();
+            if chars > IMPORT_LIMIT {
+                found.push((TextRange::from(start..start + content.len()), chars));
+            }
+            start += line.len() + 1;
+        }
+        found
+    }
+
+    proptest! {
+        /// The line-length check reports the first long line and counts the others, as a
+        /// visit of every line would, however the lines' lengths fall around the limit.
+        #[test]
+        fn long_lines_are_found_as_by_visiting_every_line(
+            lines in prop::collection::vec((0usize..600, any::<bool>(), 0usize..3), 0..12)
+        ) {
+            // Lines of ASCII or of two-byte characters, ended by LF, CRLF or (last) nothing.
+            let text: String = lines
+                .iter()
+                .map(|&(len, wide, end)| {
+                    let fill = if wide { "é".repeat(len / 2) } else { "x".repeat(len) };
+                    format!("{fill}{}", ["\n", "\r\n", ""][end])
+                })
+                .collect();
+            let mut parser = Parser::new(&text);
+            parser.check_line_lengths(text.len() as u32);
+            let reported: Vec<_> =
+                parser.game.diagnostics.iter().map(|d| (d.range, d.message.clone())).collect();
+            let expected = long_lines(&text);
+            prop_assert_eq!(reported.len(), usize::from(!expected.is_empty()));
+            if let (Some((range, message)), Some(&(first, chars))) = (reported.first(), expected.first()) {
+                prop_assert_eq!(*range, first);
+                prop_assert!(message.starts_with(&format!("line of {chars} characters")), "{}", message);
+                let others = expected.len() - 1;
+                prop_assert_eq!(message.contains(&format!("and {others} more line")), others > 0);
+            }
+        }
+    }
 }
