@@ -27,7 +27,7 @@ use super::EXIT_USAGE;
 use super::batches::for_each_batch;
 use super::config::{ConfigFinder, MIN_LINE_WIDTH};
 use super::input::{Input, Source};
-use crate::fmt::{FormatOptions, FormattedGame, GameOutput, Joiner, KeepReason, format_alone};
+use crate::fmt::{Buffers, FormatOptions, FormattedGame, GameOutput, Joiner, KeepReason};
 
 #[derive(clap::Args)]
 pub struct FmtArgs {
@@ -168,17 +168,19 @@ fn stream(
     let text: &str = &source.text;
     let mut joiner = Joiner::default();
     let mut reporter = KeptReporter::new(source);
+    let buffers = Buffers::default();
     for_each_batch(
         text,
         |parsed| {
             let range = parsed.range;
-            (range, format_alone(&parsed.game, &text[range], range.start, options))
+            (range, buffers.format_alone(&parsed.game, &text[range], range.start, options))
         },
         |games, _| {
             for (range, alone) in games {
                 let game = joiner.join(&text[range], range.start, alone);
                 reporter.report(&game);
                 sink(game.text())?;
+                buffers.recycle(game);
             }
             Ok(())
         },

@@ -19,7 +19,7 @@ mod printer;
 mod tags;
 
 pub use file::{
-    AloneGame, FormattedGame, GameOutput, Joiner, KeepReason, format_alone, format_games,
+    AloneGame, Buffers, FormattedGame, GameOutput, Joiner, KeepReason, format_alone, format_games,
     format_text,
 };
 pub use tags::export_order;
@@ -67,7 +67,7 @@ impl FormatOptions {
 /// The text is the tag section and its empty line, then the movetext and its empty line
 /// (§8.1.1, §8.2.1); either is absent when the game has none. Line ends are LF (§3.2.2).
 pub fn format_game(game: &Game, src: &str, options: &FormatOptions) -> Option<String> {
-    format_or_keep(game, src, options).ok().map(|formatted| formatted.text)
+    format_or_keep(game, src, options, String::new()).ok().map(|formatted| formatted.text)
 }
 
 /// A game in export format.
@@ -77,11 +77,13 @@ pub(crate) struct Formatted {
     pub has_movetext: bool,
 }
 
-/// The game in export format, or why it is kept as it is (ranges relative to the game).
+/// The game in export format, written into `text` (whose contents are dropped), or why it is
+/// kept as it is (ranges relative to the game).
 pub(crate) fn format_or_keep(
     game: &Game,
     src: &str,
     options: &FormatOptions,
+    mut text: String,
 ) -> Result<Formatted, KeepReason> {
     if game.has_structural_errors() {
         // The parser's errors are its structural ones; report the first.
@@ -98,7 +100,8 @@ pub(crate) fn format_or_keep(
         return Err(if reached_all { KeepReason::NoMovetextLeft } else { KeepReason::NotReplayed });
     }
     // The output is the input give or take move numbers and spaces.
-    let mut text = String::with_capacity(src.len() + src.len() / 8 + 64);
+    text.clear();
+    text.reserve(src.len() + src.len() / 8 + 64);
     let notes = tags::write(game, src, options, &mut text);
     match movetext::print(game, src, &notes, options, &mut text) {
         None => return Err(KeepReason::NotReplayed),
