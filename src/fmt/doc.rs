@@ -76,14 +76,15 @@ impl<'o> Doc<'o> {
         });
     }
 
-    /// Append a word of one line written by `write` (move numbers, SAN, NAGs).
+    /// Append an ASCII word of one line written by `write` (move numbers, SAN, NAGs).
     #[inline]
     pub fn push_written(&mut self, sep: Sep, write: impl FnOnce(&mut String)) {
         let sep = self.sep(sep);
         self.printer.written(self.out, sep, |out| {
             let start = out.len();
             write(out);
-            debug_assert!(!out[start..].contains('\n'), "{:?}", &out[start..]);
+            let word = &out[start..];
+            debug_assert!(word.is_ascii() && !word.contains('\n'), "{word:?}");
         });
     }
 

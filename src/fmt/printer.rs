@@ -12,7 +12,7 @@
 //! that may start a line comes, or a word inside which a line may end (a run of several words, a
 //! word of several lines), which is placed only once the break before it is settled.
 
-use super::doc::{Sep, width};
+use super::doc::Sep;
 
 /// The greedy filler's state: where the output stands, and the space that may yet become a line
 /// break.
@@ -73,14 +73,14 @@ impl Printer {
         out.push_str(text);
     }
 
-    /// Print the word of one line that `write` appends to `out`, joined to the one before by
-    /// `sep`.
+    /// Print the ASCII word of one line that `write` appends to `out`, joined to the one before
+    /// by `sep`.
     #[inline]
     pub fn written(&mut self, out: &mut String, sep: Sep, write: impl FnOnce(&mut String)) {
         self.separate(sep, out);
         let start = out.len();
         write(out);
-        let width = width(&out[start..]);
+        let width = out.len() - start;
         self.extend(width);
         self.column += width;
     }
@@ -206,7 +206,7 @@ fn last_space(bytes: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fmt::doc::Doc;
+    use crate::fmt::doc::{Doc, width};
 
     fn printed(words: &[(Sep, &str)], max_width: usize) -> String {
         let mut out = String::new();
