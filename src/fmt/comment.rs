@@ -10,6 +10,7 @@
 use std::borrow::Cow;
 
 use super::doc::{Doc, Sep};
+use super::printer::first_space;
 use crate::syntax::is_tag_line;
 
 /// The text between the braces of a closed comment token.
@@ -55,8 +56,22 @@ pub(crate) fn push(doc: &mut Doc<'_>, sep: Sep, body: &str, reflow: bool) {
         });
         return;
     }
+    let run = single_spaced(body);
+    // A comment whose words are all tied to its braces (one word, one command) is one word.
+    let tied = match run {
+        Some(run) => first_space(run.as_bytes()).is_none().then_some(run),
+        None => single_command(body),
+    };
+    if let Some(text) = tied {
+        doc.push_written(sep, |out| {
+            out.push_str("{ ");
+            out.push_str(text);
+            out.push_str(" }");
+        });
+        return;
+    }
     doc.push(sep, "{");
-    match single_spaced(body) {
+    match run {
         Some(run) => doc.push_run(Sep::Tie, run),
         None => push_words(doc, body),
     }
@@ -82,8 +97,7 @@ fn is_plain_run(bytes: &[u8]) -> bool {
     let unfit = |b: u8| (b as i8) < b' ' as i8 || b == b'[';
     let len = bytes.len();
     if len <= PLAIN_BLOCK {
-        let doubled = bytes.windows(2).any(|pair| pair == b"  ");
-        return !doubled && !bytes.iter().any(|&b| unfit(b));
+        return is_single_spaced(bytes, |b| !unfit(b));
     }
     let mut marks = [0u8; PLAIN_BLOCK];
     let mut at = 0;
@@ -110,6 +124,28 @@ fn mark_unplain(marks: &mut [u8; PLAIN_BLOCK], bytes: &[u8], at: usize) {
             | u8::from(b == b'[')
             | (space & u8::from(after == b' '));
     }
+}
+
+/// The text of a comment that is one embedded command and nothing else, single-spaced printable
+/// ASCII (`[%clk 0:01:02]`: the clocks of online games). The words of a command are tied
+/// together, so the whole text is one word.
+fn single_command(body: &str) -> Option<&str> {
+    let text = body.trim_ascii();
+    let inner = text.strip_prefix("[%")?.strip_suffix(']')?;
+    let plain = |b: u8| matches!(b, b' '..=b'~') && b != b'[' && b != b']';
+    is_single_spaced(inner.as_bytes(), plain).then_some(text)
+}
+
+/// Whether all of `bytes` are `fit`, with no two spaces in a row: a byte at a time, for short
+/// texts.
+fn is_single_spaced(bytes: &[u8], fit: impl Fn(u8) -> bool) -> bool {
+    let mut after_space = false;
+    bytes.iter().all(|&b| {
+        let space = b == b' ';
+        let single = fit(b) && !(space && after_space);
+        after_space = space;
+        single
+    })
 }
 
 /// Append the words of comment text `body` one by one, tying those that must stay on a line.
@@ -237,19 +273,19 @@ mod tests {
     }
 
     /// `body` as a comment after `before`, followed by `after` joined to it (`)`) and a word:
-    /// printed with the comment as a run of words, and word by word.
+    /// printed by `push`, and with the comment's words one by one.
     fn printed_both_ways(before: &str, body: &str, after: &str, max_width: usize) -> [String; 2] {
-        [true, false].map(|as_run| {
+        [true, false].map(|by_push| {
             let mut out = String::new();
             let mut doc = Doc::new(&mut out, max_width);
             doc.push(Sep::Space, before);
-            doc.push(Sep::Space, "{");
-            if as_run {
-                doc.push_run(Sep::Tie, single_spaced(body).expect("a single-spaced body"));
+            if by_push {
+                push(&mut doc, Sep::Space, body, true);
             } else {
+                doc.push(Sep::Space, "{");
                 push_words(&mut doc, body);
+                doc.push(Sep::Tie, "}");
             }
-            doc.push(Sep::Tie, "}");
             if !after.is_empty() {
                 doc.push(Sep::Join, after);
             }
@@ -315,8 +351,33 @@ mod tests {
             after in proptest::sample::select(vec!["", ")", "))"]),
             max_width in 1usize..40,
         ) {
+            proptest::prop_assert!(single_spaced(&body).is_some());
             let [run, words] = printed_both_ways(&before, &body, after, max_width);
             proptest::prop_assert_eq!(run, words);
+        }
+    }
+
+    #[test]
+    fn single_commands_are_one_word() {
+        assert_eq!(single_command(" [%clk 0:01:02] "), Some("[%clk 0:01:02]"));
+        assert_eq!(single_command("[%]"), Some("[%]"));
+        for body in ["[%clk  1]", "[%clk 1] x", "[%a] [%b]", "[%a [b]", "[clk 1]", "[%é]", "[%\t]"]
+        {
+            assert_eq!(single_command(body), None, "{body:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn commands_print_like_words(
+            before in "[a-z]{1,12}",
+            body in " ?\\[%[a-z0-9:.]{0,6}( [a-z0-9:.]{1,6}){0,4}\\] ?",
+            after in proptest::sample::select(vec!["", ")", "))"]),
+            max_width in 1usize..40,
+        ) {
+            proptest::prop_assert!(single_command(&body).is_some());
+            let [command, words] = printed_both_ways(&before, &body, after, max_width);
+            proptest::prop_assert_eq!(command, words);
         }
     }
 
