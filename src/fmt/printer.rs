@@ -93,12 +93,14 @@ impl Printer {
     pub fn run(&mut self, out: &mut String, sep: Sep, run: &str, first_width: usize) {
         self.separate(sep, out);
         self.extend(first_width);
+        // The run is copied at once; the spaces that end lines become line breaks in place.
+        let start = out.len();
+        out.push_str(run);
         let bytes = run.as_bytes();
         let len = bytes.len();
-        // `at`: where the text not printed yet starts. On a line with words, that is the space
+        // `at`: where the words not placed yet start. On a line with words, that is the space
         // before the next word; at the start of a line, the next word itself.
         let mut at = first_width;
-        out.push_str(&run[..at]);
         self.column += at;
         if at == len {
             return;
@@ -111,11 +113,10 @@ impl Printer {
                 // The rest fits. Its last word, unless it starts the line, moves to the next
                 // line when the words tied to it do not fit.
                 self.pending = last_space(&bytes[at..]).map(|space| Break {
-                    space_at: out.len() + space,
+                    space_at: start + at + space,
                     column: self.column + space + 1,
                     width: len - (at + space + 1),
                 });
-                out.push_str(&run[at..]);
                 self.column += len - at;
                 return;
             }
@@ -129,12 +130,11 @@ impl Printer {
                 None if self.column == 0 => first_space(&bytes[at..]).map_or(len, |end| at + end),
                 None => at,
             };
-            out.push_str(&run[at..end]);
-            self.column += end - at;
             if end == len {
+                self.column += end - at;
                 return;
             }
-            out.push('\n');
+            out.replace_range(start + end..=start + end, "\n");
             self.column = 0;
             at = end + 1;
         }
