@@ -84,7 +84,7 @@ pub fn format_games<'a>(
     let mut joiner = Joiner::default();
     parse_games(text).map(move |(start, game)| {
         let range = TextRange::new(start, start + game.len);
-        joiner.join(&text[range], start, format_alone(&game, &text[range], start, options))
+        joiner.format(&game, &text[range], start, options)
     })
 }
 
@@ -181,6 +181,17 @@ pub struct Joiner {
 }
 
 impl Joiner {
+    /// Format the next game of the file (`source` is its text, starting at `start`) and join it.
+    pub fn format<'a>(
+        &mut self,
+        game: &Game,
+        source: &'a str,
+        start: u32,
+        options: &FormatOptions,
+    ) -> FormattedGame<'a> {
+        self.join(source, start, format_alone(game, source, start, options))
+    }
+
     /// The next game of the file (`source` is its text, starting at `start`).
     pub fn join<'a>(&mut self, source: &'a str, start: u32, alone: AloneGame) -> FormattedGame<'a> {
         let AloneGame { output, mut has_movetext, source_has_movetext, open_ended } = alone;

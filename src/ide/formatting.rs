@@ -1,5 +1,5 @@
-//! Formatting edits: the games asked for are printed in export format one by one
-//! (`fmt::format_alone`) and joined in text order by a `fmt::Joiner` (which decides when a game
+//! Formatting edits: the games asked for are printed in export format one by one and joined
+//! in text order by a `fmt::Joiner` (`Joiner::format`, which decides when a game
 //! must be kept as it is because, formatted, it would join the game before), exactly as
 //! `fmt::format_games` prints a whole text; each game that changes gives one minimal edit:
 //! unchanged games give none, and a large document is never replaced whole.
@@ -12,7 +12,7 @@
 //! after the window's last game, so that the games are parsed as in the whole text while a
 //! document held as a rope is never copied whole; the edits are handed out as they are found.
 
-use crate::fmt::{FormatOptions, GameOutput, Joiner, format_alone};
+use crate::fmt::{FormatOptions, GameOutput, Joiner};
 use crate::syntax::{NodeKind, TextSource, parse_game_at, parse_games};
 use crate::text::{TextEdit, TextRange, minimal_edit};
 
@@ -105,8 +105,7 @@ pub fn for_each_format_edit(
                 return Ok(Formatting::GamesDiffer);
             }
             let source = &slice.as_str()[local];
-            let alone = format_alone(&game, source, at.start, options);
-            let joined = joiner.join(source, at.start, alone);
+            let joined = joiner.format(&game, source, at.start, options);
             if at.start < first {
                 continue;
             }
