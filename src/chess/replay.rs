@@ -23,6 +23,12 @@ pub trait Rules: shakmaty::Position + Clone + ToVariant {
         san.to_move(self)
     }
 
+    /// The canonical SAN of the legal move `m` from here; `in_check` as for `resolve_san`.
+    fn canonical_san(&self, m: Move, in_check: bool) -> San {
+        let _ = in_check;
+        San::from_move(self, m)
+    }
+
     /// Whether the side to move, which is in check, is checkmated.
     fn is_checkmate_in_check(&self) -> bool {
         self.is_checkmate()
@@ -54,6 +60,10 @@ impl Rules for shakmaty::Chess {
 
     fn resolve_san(&self, san: San, in_check: bool) -> Result<Move, SanError> {
         super::resolve::to_move(san, self, in_check)
+    }
+
+    fn canonical_san(&self, m: Move, in_check: bool) -> San {
+        super::resolve::canonical_san(self, m, in_check)
     }
 
     fn is_checkmate_in_check(&self) -> bool {
@@ -244,7 +254,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         };
         // SAN read as written that names one legal move and is minimal is the canonical SAN.
         let minimal = how.is_none() && is_minimal(written.san);
-        let canonical_san = if minimal { written.san } else { San::from_move(pos, m) };
+        let canonical_san = if minimal { written.san } else { pos.canonical_san(m, line.in_check) };
         // The position before the move is kept for a variation that may replace it; the line's
         // own position is played in place (positions are copied once per move, not moved about).
         if self.keep_before {
@@ -264,8 +274,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         let canonical = SanPlus { san: canonical_san, suffix };
         // Text that read as SAN as it stands, needing no disambiguation and no pawn letter, is
         // the canonical SAN already: only its check sign can differ. Nearly every move is so.
-        let as_written = how.is_none()
-            && written.san == canonical.san
+        let as_written = (minimal || how.is_none() && written.san == canonical.san)
             && !matches!(text.as_bytes()[0], b'P' | b'@');
         if as_written {
             if written.suffix != canonical.suffix {
@@ -279,6 +288,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         true
     }
 
+    #[cold]
     fn on_null_move<P: Rules>(&mut self, i: usize, depth: u32, line: &mut Line<P>) -> bool {
         let range = self.game.nodes[i].range;
         if depth == 0 {
@@ -300,6 +310,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
 
     /// The move at node `i` went wrong: its line is judged no further, but a variation that
     /// replaces it starts from the position before it.
+    #[cold]
     fn break_line<P: ToVariant>(&mut self, i: usize, depth: u32, line: &mut Line<P>) -> bool {
         line.before_last = line.pos.take();
         self.visited(i, depth, line, None, false);
@@ -307,6 +318,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
     }
 
     /// A move in a line that is not judged (after an error, or with no start position).
+    #[cold]
     fn visit_unjudged<P: ToVariant>(&mut self, i: usize, depth: u32, line: &mut Line<P>) {
         line.before_last = None;
         self.visited(i, depth, line, None, false);
@@ -346,6 +358,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
 
     /// A legal move not written as its canonical SAN, or written so in a way that is not plain
     /// (a pawn letter, say): one diagnostic, with the fix.
+    #[cold]
     fn judge_notation(
         &mut self,
         range: TextRange,
@@ -385,6 +398,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
     }
 
     /// A legal move in canonical SAN whose check or mate sign is missing, superfluous or wrong.
+    #[cold]
     fn report_check_suffix(
         &mut self,
         range: TextRange,
@@ -409,18 +423,36 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
     /// A move number indication (§8.2.2) before the move `line` is about to make.
     fn check_move_number<P>(&mut self, n: usize, line: &Line<P>) {
         let range = self.game.nodes[n].range;
-        let text = &self.src[range];
-        let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+        let bytes = &self.src.as_bytes()[range.to_usize()];
+        let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
         if digits == 0 {
             return;
         }
-        let dots = text.bytes().filter(|&b| b == b'.').count();
-        let number = text[..digits].parse::<u32>().ok();
+        // What `str::parse::<u32>` makes of the digits: `None` past `u32::MAX`.
+        let number = bytes[..digits]
+            .iter()
+            .try_fold(0u32, |n, &d| n.checked_mul(10)?.checked_add(u32::from(d - b'0')));
+        // One period or more than one is all that matters.
+        let dots = bytes[digits..].iter().filter(|&&b| b == b'.').take(2).count();
         let white_dots = dots == 1 && line.turn == Color::Black;
-        let black_dots = dots >= 2 && line.turn == Color::White;
-        if number == Some(line.fullmove) && !white_dots && !black_dots {
-            return;
+        let black_dots = dots == 2 && line.turn == Color::White;
+        if number != Some(line.fullmove) || white_dots || black_dots {
+            self.report_move_number(range, digits, number, white_dots, line);
         }
+    }
+
+    /// The move number at `range` (its first `digits` bytes read as `number`) is not the move's
+    /// number, or its periods (`white_dots`: one before a Black move) do not fit the side.
+    #[cold]
+    fn report_move_number<P>(
+        &mut self,
+        range: TextRange,
+        digits: usize,
+        number: Option<u32>,
+        white_dots: bool,
+        line: &Line<P>,
+    ) {
+        let text = &self.src[range];
         let expected = match line.turn {
             Color::White => format!("{}.", line.fullmove),
             Color::Black => format!("{}...", line.fullmove),
@@ -450,6 +482,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
 /// `g1f3`, `e1g1`), then a lowercase `b` as a bishop, then the capture mark flipped (`Bc4` for
 /// `Bxc4`, `ed5` for `exd5`; never for a pawn move without its file, the python-chess #870
 /// trap); else `error` stands.
+#[cold]
 fn resolve_leniently<P: Rules>(
     text: &str,
     w: &Written,

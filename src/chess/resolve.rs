@@ -1,13 +1,16 @@
 //! The legal move a SAN names in standard chess, found from attack tables and one king-safety
-//! test per candidate instead of a generated move list. It answers exactly as shakmaty's
-//! `San::to_move` (a property test compares them) at a fraction of the cost: the replay does
-//! this for every move of every game.
+//! test per candidate instead of a generated move list, and the canonical SAN of a legal move.
+//! They answer exactly as shakmaty's `San::to_move` and `San::from_move` (property tests compare
+//! them) at a fraction of the cost: the replay does this for every move of every game.
 
 use shakmaty::san::{San, SanError};
-use shakmaty::{Bitboard, Chess, Color, Move, Piece, Position, Rank, Role, Square, attacks};
+use shakmaty::{
+    Bitboard, Chess, Color, Move, MoveList, Piece, Position, Rank, Role, Square, attacks,
+};
 
 /// The legal move `san` names in `pos`; `in_check` says whether the side to move is in check
 /// (the replay knows it from the move before, and it saves most king-safety tests).
+#[inline]
 pub fn to_move(san: San, pos: &Chess, in_check: bool) -> Result<Move, SanError> {
     let San::Normal { role, file, rank, capture, to, promotion } = san else {
         return san.to_move(pos);
@@ -39,16 +42,19 @@ pub fn to_move(san: San, pos: &Chess, in_check: bool) -> Result<Move, SanError> 
         Role::Pawn => pawn_push_origins(pos, us, to, occupied),
         _ => attacks::attacks(to, Piece { color: us, role }, occupied) & pos.our(role),
     };
+    let their_sliders = pos.them() & (board.rooks_and_queens() | board.bishops_and_queens());
     let mut found = None;
     for from in origins {
         if file.is_some_and(|f| f != from.file()) || rank.is_some_and(|r| r != from.rank()) {
             continue;
         }
-        // Out of check, a piece other than the king that leaves a square not in line with its
-        // king uncovers nothing: the move is safe without testing. Else test the king's square
-        // after the move.
-        let surely_safe =
-            !in_check && role != Role::King && !en_passant && attacks::ray(king, from).is_empty();
+        // Out of check, a piece other than the king can only uncover its king along the line
+        // from the king through the square it leaves: with no enemy slider on that line, the
+        // move is safe without testing. Else test the king's square after the move.
+        let surely_safe = !in_check
+            && role != Role::King
+            && !en_passant
+            && (attacks::ray(king, from) & their_sliders).is_empty();
         if !surely_safe {
             let captured =
                 if en_passant { Square::from_coords(to.file(), from.rank()) } else { to };
@@ -72,6 +78,26 @@ pub fn to_move(san: San, pos: &Chess, in_check: bool) -> Result<Move, SanError> 
         let captured = if capture { board.role_at(to) } else { None };
         Move::Normal { role, from, capture: captured, to, promotion }
     })
+}
+
+/// The canonical SAN of the legal move `m` (§8.2.3.4: disambiguated by file, else by rank, else
+/// by both, only when another piece of its kind could legally go to the same square): what
+/// shakmaty's `San::from_move` gives (a property test compares them), found by resolving the
+/// shorter forms instead of generating the legal moves.
+pub fn canonical_san(pos: &Chess, m: Move, in_check: bool) -> San {
+    let Move::Normal { role, from, capture, to, promotion } = m else {
+        return San::disambiguate(m, &MoveList::new());
+    };
+    if role == Role::Pawn {
+        return San::disambiguate(m, &MoveList::new());
+    }
+    let capture = capture.is_some();
+    let form = |file, rank| San::Normal { role, file, rank, capture, to, promotion };
+    let (file, rank) = (Some(from.file()), Some(from.rank()));
+    [form(None, None), form(file, None), form(None, rank)]
+        .into_iter()
+        .find(|&san| to_move(san, pos, in_check).is_ok())
+        .unwrap_or(form(file, rank))
 }
 
 /// Whether the king of the side to move can step to a square no enemy piece attacks: a legal
@@ -108,7 +134,8 @@ fn pawn_push_origins(pos: &Chess, us: Color, to: Square, occupied: Bitboard) -> 
 mod tests {
     use super::*;
     use proptest::prelude::*;
-    use shakmaty::{File, Rank};
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, EnPassantMode, File, Rank};
 
     use crate::chess::replay::Rules;
 
@@ -177,6 +204,21 @@ mod tests {
         }
 
         #[test]
+        fn canonical_san_agrees_with_shakmaty(
+            choices in prop::collection::vec(any::<u16>(), 0..250)
+        ) {
+            let mut pos = Chess::default();
+            for &c in &choices {
+                prop_assert_eq!(agreeing_moves(&pos), Ok(()));
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[c as usize % moves.len()]);
+            }
+        }
+
+        #[test]
         fn a_king_step_is_a_legal_move(choices in prop::collection::vec(any::<u16>(), 0..200)) {
             // Every position of a random game that is in check.
             let mut pos = Chess::default();
@@ -192,12 +234,42 @@ mod tests {
         }
     }
 
+    /// Whether [`canonical_san`] says of every legal move of `pos` what shakmaty says;
+    /// the first move it disagrees on otherwise.
+    fn agreeing_moves(pos: &Chess) -> Result<(), String> {
+        let check = pos.is_check();
+        for m in pos.legal_moves() {
+            let san = San::from_move(pos, m);
+            if canonical_san(pos, m, check) != san {
+                return Err(format!("{san} in {}", Fen::from_position(pos, EnPassantMode::Legal)));
+            }
+        }
+        Ok(())
+    }
+
+    fn position(fen: &str) -> Chess {
+        fen.parse::<Fen>().unwrap().into_position(CastlingMode::Chess960).unwrap()
+    }
+
+    #[test]
+    fn canonical_san_in_rare_positions() {
+        let fens = [
+            // Three knights reach d3 (Nb4d3, Nfd3, N2d3), three queens d5, three rooks a4 and d8.
+            "4k3/8/8/8/1N3N2/8/1N6/4K3 w - - 0 1",
+            "8/8/8/1Q3Q2/8/1Q6/8/4K2k w - - 0 1",
+            "R6R/8/8/4k3/8/8/8/R3K3 w - - 0 1",
+            // Promotions, capturing or not; en passant; castling.
+            "1r2k3/P1P5/8/8/8/8/8/4K3 w - - 0 1",
+            "8/8/8/k2pP2R/8/8/8/4K3 w - d6 0 1",
+            "3k4/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+        ];
+        for fen in fens {
+            assert_eq!(agreeing_moves(&position(fen)), Ok(()), "{fen}");
+        }
+    }
+
     #[test]
     fn checkmates_with_and_without_king_steps() {
-        use shakmaty::fen::Fen;
-        let position = |fen: &str| -> Chess {
-            fen.parse::<Fen>().unwrap().into_position(shakmaty::CastlingMode::Standard).unwrap()
-        };
         // (position in check, checkmate, the king can step)
         let cases = [
             // Fool's mate: the king has no square.
