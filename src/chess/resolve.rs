@@ -4,9 +4,7 @@
 //! them) at a fraction of the cost: the replay does this for every move of every game.
 
 use shakmaty::san::{San, SanError};
-use shakmaty::{
-    Bitboard, Chess, Color, Move, MoveList, Piece, Position, Rank, Role, Square, attacks,
-};
+use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Rank, Role, Square, attacks};
 
 /// The legal move `san` names in `pos`; `in_check` says whether the side to move is in check
 /// (the replay knows it from the move before, and it saves most king-safety tests).
@@ -37,10 +35,15 @@ pub fn to_move(san: San, pos: &Chess, in_check: bool) -> Result<Move, SanError> 
         return Err(SanError::IllegalSan);
     }
     let occupied = board.occupied();
+    // Each role's own attack table, so that the lookup is inlined here.
     let origins = match role {
         Role::Pawn if capture => attacks::pawn_attacks(!us, to) & pos.our(Role::Pawn),
         Role::Pawn => pawn_push_origins(pos, us, to, occupied),
-        _ => attacks::attacks(to, Piece { color: us, role }, occupied) & pos.our(role),
+        Role::Knight => attacks::knight_attacks(to) & pos.our(role),
+        Role::Bishop => attacks::bishop_attacks(to, occupied) & pos.our(role),
+        Role::Rook => attacks::rook_attacks(to, occupied) & pos.our(role),
+        Role::Queen => attacks::queen_attacks(to, occupied) & pos.our(role),
+        Role::King => attacks::king_attacks(to) & pos.our(role),
     };
     let their_sliders = pos.them() & (board.rooks_and_queens() | board.bishops_and_queens());
     let mut found = None;
@@ -55,16 +58,8 @@ pub fn to_move(san: San, pos: &Chess, in_check: bool) -> Result<Move, SanError> 
             && role != Role::King
             && !en_passant
             && (attacks::ray(king, from) & their_sliders).is_empty();
-        if !surely_safe {
-            let captured =
-                if en_passant { Square::from_coords(to.file(), from.rank()) } else { to };
-            let king_square = if role == Role::King { to } else { king };
-            let after =
-                (occupied ^ Bitboard::from(from) ^ Bitboard::from(captured)) | Bitboard::from(to);
-            let attackers = board.attacks_to(king_square, !us, after) & !Bitboard::from(captured);
-            if attackers.any() {
-                continue;
-            }
+        if !surely_safe && exposes_king(pos, king, role, from, to, en_passant) {
+            continue;
         }
         if found.is_some() {
             return Err(SanError::AmbiguousSan);
@@ -78,6 +73,25 @@ pub fn to_move(san: San, pos: &Chess, in_check: bool) -> Result<Move, SanError> 
         let captured = if capture { board.role_at(to) } else { None };
         Move::Normal { role, from, capture: captured, to, promotion }
     })
+}
+
+/// Whether moving our `role` from `from` to `to` (`en_passant`: capturing so) leaves our king,
+/// on `king` before the move, attacked. Out of line, so that what it needs is only set up when
+/// it is asked.
+#[inline(never)]
+fn exposes_king(
+    pos: &Chess,
+    king: Square,
+    role: Role,
+    from: Square,
+    to: Square,
+    en_passant: bool,
+) -> bool {
+    let captured = if en_passant { Square::from_coords(to.file(), from.rank()) } else { to };
+    let king = if role == Role::King { to } else { king };
+    let after = (pos.board().occupied() ^ Bitboard::from(from) ^ Bitboard::from(captured))
+        | Bitboard::from(to);
+    (pos.board().attacks_to(king, !pos.turn(), after) & !Bitboard::from(captured)).any()
 }
 
 /// The canonical SAN of the legal move `m` (§8.2.3.4: disambiguated by file, else by rank, else

@@ -207,8 +207,17 @@ impl Game {
 
     /// The termination marker at the top level of the movetext, if any.
     pub fn result_node(&self) -> Option<&Node> {
+        // Until the first variation every node is at the top level: most games have none, and
+        // the analysis and the formatter ask for the marker of every game.
+        let first = self
+            .nodes
+            .iter()
+            .position(|n| matches!(n.kind, NodeKind::Result | NodeKind::VariationStart))?;
+        if self.nodes[first].kind == NodeKind::Result {
+            return Some(&self.nodes[first]);
+        }
         let mut depth = 0u32;
-        for n in &self.nodes {
+        for n in &self.nodes[first..] {
             match n.kind {
                 NodeKind::VariationStart => depth += 1,
                 NodeKind::VariationEnd => depth = depth.saturating_sub(1),
@@ -233,5 +242,28 @@ impl Game {
                     | Code::MalformedTag
             )
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::syntax::parse_game;
+
+    #[test]
+    fn the_result_node_is_the_first_marker_at_the_top_level() {
+        // (game, the marker's text and offset)
+        let cases = [
+            ("1. e4 e5 1-0", Some(("1-0", 9))),
+            ("1. e4 (1. d4 1-0) e5 0-1", Some(("0-1", 21))),
+            ("1. e4 (1. d4 (1. c4 *) 1-0) 1/2-1/2 0-1", Some(("1/2-1/2", 28))),
+            ("1. e4 (1. d4 1-0) e5", None),
+            ("1-0 1. e4 0-1", Some(("1-0", 0))),
+            ("1. e4 e5", None),
+        ];
+        for (text, expected) in cases {
+            let game = parse_game(text);
+            let found = game.result_node().map(|n| (&text[n.range], n.range.start as usize));
+            assert_eq!(found, expected, "{text}");
+        }
     }
 }
