@@ -168,8 +168,9 @@ pub fn start_position(game: &Game, src: &str) -> Option<Position> {
 }
 
 /// [`replay`] for a visitor that needs no positions: [`MoveVisit::before`] gives `None`, and the
-/// replay copies the position before a move only where a variation starts from it.
-pub fn replay_without_positions(game: &Game, src: &str, visit: &mut dyn FnMut(&MoveVisit<'_>)) {
+/// replay copies the position before a move only where a variation starts from it. Generic over
+/// the visitor, which is called in line: the formatter replays every game it formats so.
+pub fn replay_without_positions(game: &Game, src: &str, visit: impl FnMut(&MoveVisit<'_>)) {
     let start = start::start_position(game, src, &mut Vec::new());
     run(&mut replay::Replayer::new(game, src, visit, false), start);
 }

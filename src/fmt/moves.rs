@@ -48,7 +48,7 @@ pub(crate) fn walk(game: &Game, src: &str, mut each: impl FnMut(usize, Option<&M
     };
     // The nodes before `next` have been passed.
     let mut next = 0;
-    chess::replay_without_positions(game, src, &mut |visit| {
+    chess::replay_without_positions(game, src, |visit: &MoveVisit<'_>| {
         // The replay visits moves in text order, each once.
         debug_assert!(visit.node >= next && visit.node < game.nodes.len());
         if visit.node < next || visit.node >= game.nodes.len() {
