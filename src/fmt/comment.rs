@@ -10,7 +10,6 @@
 use std::borrow::Cow;
 
 use super::doc::{Doc, Sep};
-use super::printer::first_space;
 use crate::syntax::is_tag_line;
 
 /// The text between the braces of a closed comment token.
@@ -56,25 +55,21 @@ pub(crate) fn push(doc: &mut Doc<'_>, sep: Sep, body: &str, reflow: bool) {
         });
         return;
     }
-    let run = single_spaced(body);
-    // A comment whose words are all tied to its braces (one word, one command) is one word.
-    let tied = match run {
-        Some(run) => first_space(run.as_bytes()).is_none().then_some(run),
-        None => single_command(body),
-    };
-    if let Some(text) = tied {
+    if let Some(run) = single_spaced(body) {
+        doc.push_run(sep, ["{ ", run, " }"]);
+        return;
+    }
+    // A comment that is one command is one word: the words of a command are tied together.
+    if let Some(command) = single_command(body) {
         doc.push_written(sep, |out| {
             out.push_str("{ ");
-            out.push_str(text);
+            out.push_str(command);
             out.push_str(" }");
         });
         return;
     }
     doc.push(sep, "{");
-    match run {
-        Some(run) => doc.push_run(Sep::Tie, run),
-        None => push_words(doc, body),
-    }
+    push_words(doc, body);
     doc.push(Sep::Tie, "}");
 }
 
@@ -99,7 +94,7 @@ fn is_plain_run(bytes: &[u8]) -> bool {
     if len <= PLAIN_BLOCK {
         return is_single_spaced(bytes, |b| !unfit(b));
     }
-    let mut marks = [0u8; PLAIN_BLOCK];
+    let mut marks = [false; PLAIN_BLOCK];
     let mut at = 0;
     while at + PLAIN_BLOCK < len {
         mark_unplain(&mut marks, bytes, at);
@@ -108,7 +103,7 @@ fn is_plain_run(bytes: &[u8]) -> bool {
     // The last block overlaps the one before; it leaves out the last byte, which has no byte
     // after it.
     mark_unplain(&mut marks, bytes, len - PLAIN_BLOCK - 1);
-    marks == [0; PLAIN_BLOCK] && !unfit(bytes[len - 1])
+    marks == [false; PLAIN_BLOCK] && !unfit(bytes[len - 1])
 }
 
 /// The bytes [`is_plain_run`] checks at a time.
@@ -116,13 +111,12 @@ const PLAIN_BLOCK: usize = 32;
 
 /// Mark in `marks` the bytes of the block at `at` of `bytes` that are not printable ASCII or are
 /// `[`, and the spaces followed by a space (the block and the byte after it are in `bytes`).
-fn mark_unplain(marks: &mut [u8; PLAIN_BLOCK], bytes: &[u8], at: usize) {
+fn mark_unplain(marks: &mut [bool; PLAIN_BLOCK], bytes: &[u8], at: usize) {
     let (block, next) = (&bytes[at..at + PLAIN_BLOCK], &bytes[at + 1..=at + PLAIN_BLOCK]);
     for ((mark, &b), &after) in marks.iter_mut().zip(block).zip(next) {
-        let space = u8::from(b == b' ');
-        *mark |= u8::from((b as i8) < b' ' as i8)
-            | u8::from(b == b'[')
-            | (space & u8::from(after == b' '));
+        // Two bytes whose bits together are a space's are two spaces, or a space and a NUL,
+        // which is marked anyway (as the last byte of `bytes` it is checked on its own).
+        *mark |= ((b as i8) < b' ' as i8) | (b == b'[') | ((b | after) == b' ');
     }
 }
 
@@ -318,7 +312,7 @@ mod tests {
                 let mut text = vec![b'x'; len];
                 text[at] = b' ';
                 assert!(is_plain_run(&text), "{len} {at}");
-                for unfit in [*b" ", [0x01], [b'['], [0x80], [b'\n']] {
+                for unfit in [*b" ", [0x00], [0x01], [b'['], [0x80], [b'\n']] {
                     text[at + 1] = unfit[0];
                     assert!(!is_plain_run(&text), "{len} {at} {unfit:?}");
                 }
@@ -328,7 +322,7 @@ mod tests {
 
     proptest::proptest! {
         #[test]
-        fn plain_run_check_is_bytewise(text in "[ax ]{0,150}[ \\[\x01\t\x7Fé]?[ax ]{0,150}") {
+        fn plain_run_check_is_bytewise(text in "[ax ]{0,150}[ \\[\\x00\x01\t\x7Fé]?[ax ]{0,150}") {
             proptest::prop_assert_eq!(
                 is_plain_run(text.as_bytes()),
                 is_plain_run_bytewise(text.as_bytes())

@@ -5,7 +5,7 @@
 //! NAGs) are written in place. A comment already single-spaced is one entry, a run of words,
 //! rather than one entry per word.
 
-use super::printer::{Printer, first_space};
+use super::printer::Printer;
 
 /// What stands between a word and the word before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,9 +51,10 @@ impl<'o> Doc<'o> {
     }
 
     /// Append a run of words: non-empty ASCII text of one line whose words are separated by
-    /// single spaces, any of which the printer may turn into a line break. The first word is
-    /// joined to what precedes by `sep`.
-    pub fn push_run(&mut self, sep: Sep, run: &str) {
+    /// single spaces, any of which the printer may turn into a line break, between `open` and
+    /// `close` (ASCII text tied to its first and last words, such as a comment's braces). The
+    /// first word is joined to what precedes by `sep`.
+    pub fn push_run(&mut self, sep: Sep, [open, run, close]: [&str; 3]) {
         debug_assert!(
             !run.is_empty()
                 && run.is_ascii()
@@ -63,9 +64,9 @@ impl<'o> Doc<'o> {
                 && !run.bytes().any(|b| matches!(b, b'\t'..=b'\r')),
             "{run:?}"
         );
+        debug_assert!([open, close].iter().all(|t| t.is_ascii() && !t.contains('\n')));
         let sep = self.sep(sep);
-        let first_width = first_space(run.as_bytes()).unwrap_or(run.len());
-        self.printer.run(self.out, sep, run, first_width);
+        self.printer.run(self.out, sep, [open, run, close]);
     }
 
     /// Append the move number indication of a White move (`12.`), or of a Black move (`12...`).

@@ -85,44 +85,55 @@ impl Printer {
         self.column += width;
     }
 
-    /// Print `run`, single-spaced ASCII words whose first is `first_width` long, joined to the
-    /// word before by `sep`: the first word on the current line and each later one on the line
-    /// when it fits. The words that fit on a line are found at once: they end at the last space
-    /// within the room left, as word-by-word filling would end the line there. The last word
-    /// moves to the next line later if the words tied to it do not fit after it.
-    pub fn run(&mut self, out: &mut String, sep: Sep, run: &str, first_width: usize) {
+    /// Print `run`, single-spaced ASCII words, between `open` and `close` (ASCII text tied to
+    /// its first and last words, such as the braces of a comment), joined to the word before by
+    /// `sep`: the first word on the current line and each later one on the line when it fits.
+    /// The words that fit on a line are found at once: they end at the last space within the
+    /// room left, as word-by-word filling would end the line there. The last word moves to the
+    /// next line later if the words tied to it do not fit after it.
+    pub fn run(&mut self, out: &mut String, sep: Sep, [open, run, close]: [&str; 3]) {
         self.separate(sep, out);
-        self.extend(first_width);
-        // The run is copied at once; the spaces that end lines become line breaks in place.
-        let start = out.len();
-        out.push_str(run);
+        out.push_str(open);
         let bytes = run.as_bytes();
         let len = bytes.len();
         // `at`: where the words not placed yet start. On a line with words, that is the space
         // before the next word; at the start of a line, the next word itself.
-        let mut at = first_width;
-        self.column += at;
+        let mut at = first_space(bytes).unwrap_or(len);
         if at == len {
+            out.push_str(run);
+            out.push_str(close);
+            let width = open.len() + len + close.len();
+            self.extend(width);
+            self.column += width;
             return;
         }
+        self.extend(open.len() + at);
+        self.column += open.len() + at;
         // A line may end inside the run: the unit before it is complete.
         self.settle(out);
+        // The run goes out a line at a time, each line's last space written as a line break, so
+        // that `run[i]` is at `out[start + i]`; `run[copied..]` is not written yet.
+        let start = out.len();
+        let mut copied = 0;
         loop {
             let room = self.max_width.saturating_sub(self.column);
-            if len - at <= room {
+            let rest = len - at;
+            if rest + close.len() <= room {
                 // The rest fits. Its last word, unless it starts the line, moves to the next
                 // line when the words tied to it do not fit.
+                out.push_str(&run[copied..]);
+                out.push_str(close);
                 self.pending = last_space(&bytes[at..]).map(|space| Break {
                     space_at: start + at + space,
                     column: self.column + space + 1,
-                    width: len - (at + space + 1),
+                    width: rest - (space + 1) + close.len(),
                 });
-                self.column += len - at;
+                self.column += rest + close.len();
                 return;
             }
             // The words ending at the last space within reach fit; the word after them does
-            // not, so it starts the next line. At the start of a line, the first word goes
-            // there whatever its width.
+            // not (or the close after it does not), so it starts the next line. At the start
+            // of a line, the first word goes there whatever its width.
             let reach = (at + room).min(len - 1);
             let fitting = if reach > at { last_space(&bytes[at + 1..=reach]) } else { None };
             let end = match fitting {
@@ -131,10 +142,14 @@ impl Printer {
                 None => at,
             };
             if end == len {
-                self.column += end - at;
+                out.push_str(&run[copied..]);
+                out.push_str(close);
+                self.column += rest + close.len();
                 return;
             }
-            out.replace_range(start + end..=start + end, "\n");
+            out.push_str(&run[copied..end]);
+            out.push('\n');
+            copied = end + 1;
             self.column = 0;
             at = end + 1;
         }
@@ -186,15 +201,24 @@ impl Printer {
         if let Some(pending) = self.pending.take()
             && pending.column + pending.width > self.max_width
         {
-            out.replace_range(pending.space_at..=pending.space_at, "\n");
-            self.column -= pending.column;
+            self.break_line(out, pending);
         }
+    }
+
+    /// Make the space of `pending` a line break. Out of line, so that the separators printed
+    /// most often (before moves and their numbers), which settle a break each but seldom break
+    /// the line, stay short.
+    #[cold]
+    #[inline(never)]
+    fn break_line(&mut self, out: &mut String, pending: Break) {
+        out.replace_range(pending.space_at..=pending.space_at, "\n");
+        self.column -= pending.column;
     }
 }
 
 /// Where the first space of `bytes` is. Words are short: a byte at a time is quicker than a
 /// vector search, which must be set up first.
-pub(crate) fn first_space(bytes: &[u8]) -> Option<usize> {
+fn first_space(bytes: &[u8]) -> Option<usize> {
     bytes.iter().position(|&b| b == b' ')
 }
 
@@ -321,7 +345,7 @@ mod tests {
         for (sep, item) in items {
             match item {
                 Item::Word(text) => doc.push(*sep, text),
-                Item::Run(run) => doc.push_run(*sep, run),
+                Item::Run(run) => doc.push_run(*sep, ["", run, ""]),
                 Item::Lines(text) => doc.push_written_lines(*sep, |out| out.push_str(text)),
             }
         }
