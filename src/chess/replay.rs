@@ -424,16 +424,19 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
     fn check_move_number<P>(&mut self, n: usize, line: &Line<P>) {
         let range = self.game.nodes[n].range;
         let bytes = &self.src.as_bytes()[range.to_usize()];
-        let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+        // The digits, read as `str::parse::<u32>` reads them (`None` past `u32::MAX`).
+        let mut number = Some(0u32);
+        let mut rest = bytes;
+        while let [d @ b'0'..=b'9', tail @ ..] = rest {
+            number = number.and_then(|n| n.checked_mul(10)?.checked_add(u32::from(d - b'0')));
+            rest = tail;
+        }
+        let digits = bytes.len() - rest.len();
         if digits == 0 {
             return;
         }
-        // What `str::parse::<u32>` makes of the digits: `None` past `u32::MAX`.
-        let number = bytes[..digits]
-            .iter()
-            .try_fold(0u32, |n, &d| n.checked_mul(10)?.checked_add(u32::from(d - b'0')));
         // One period or more than one is all that matters.
-        let dots = bytes[digits..].iter().filter(|&&b| b == b'.').take(2).count();
+        let dots = rest.iter().filter(|&&b| b == b'.').take(2).count();
         let white_dots = dots == 1 && line.turn == Color::Black;
         let black_dots = dots == 2 && line.turn == Color::White;
         if number != Some(line.fullmove) || white_dots || black_dots {
