@@ -53,7 +53,7 @@ impl<'a> FirstTags<'a> {
 
     /// The range of the first tag pair named `name`; when there is none yet, `range` becomes
     /// it. One call per tag pair: the name's filter bit is worked out once.
-    #[inline]
+    #[inline(always)]
     pub fn first_or_insert(&mut self, name: &'a str, range: TextRange) -> Option<TextRange> {
         let bit = filter_bit(name);
         if let Some(first) = self.find(name, bit) {

@@ -453,10 +453,18 @@ impl<'a> Parser<'a> {
 
     /// A string token (quotes included, the closing one perhaps missing) longer than the
     /// import format allows (§7).
+    #[inline]
     fn check_string_length(&mut self, r: TextRange) {
-        if r.len() as usize <= IMPORT_LIMIT {
-            return;
+        if r.len() as usize > IMPORT_LIMIT {
+            self.check_long_string(r);
         }
+    }
+
+    /// [`Parser::check_string_length`] for a token over the limit in bytes: whether its
+    /// contents are over it in characters. Rare: out of line.
+    #[cold]
+    #[inline(never)]
+    fn check_long_string(&mut self, r: TextRange) {
         let raw = self.text(r);
         let inner = &raw[1..if is_closed_string(raw) { raw.len() - 1 } else { raw.len() }];
         if inner.len() > IMPORT_LIMIT {
@@ -849,9 +857,11 @@ struct PlainTagPair {
 
 impl PlainTagPair {
     fn of(range: TextRange, src: &str) -> PlainTagPair {
-        // The first space ends the name (the value may hold more).
+        // The first space ends the name (the value may hold more). Names are short: a plain
+        // scan finds it sooner than a vectorised search gets going.
         let text = &src.as_bytes()[range.start as usize..range.end as usize];
-        let space = range.start + memchr::memchr(b' ', text).expect("a tag-pair token") as u32;
+        let space = text.iter().position(|&b| b == b' ').expect("a tag-pair token");
+        let space = range.start + space as u32;
         PlainTagPair {
             name: TextRange::new(range.start + 1, space),
             value: TextRange::new(space + 1, range.end - 1),
