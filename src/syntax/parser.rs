@@ -330,12 +330,20 @@ impl<'a> Parser<'a> {
 
     /// A tag whose name an earlier tag of the game has (`tag` has a valid name); remembers the
     /// first tag of each name.
+    #[inline]
     fn check_duplicate_tag(&mut self, tag: &Tag) {
         let name = tag.name(self.src);
-        let Some(first) = self.first_tags.get(name) else {
-            self.first_tags.insert(name, tag.range);
-            return;
-        };
+        if let Some(first) = self.first_tags.first_or_insert(name, tag.range) {
+            self.duplicate_tag(tag, first);
+        }
+    }
+
+    /// Report `tag`, whose name the tag at `first` has too. Rare, and kept out of line so that
+    /// the check every tag pair takes stays short.
+    #[cold]
+    #[inline(never)]
+    fn duplicate_tag(&mut self, tag: &Tag, first: TextRange) {
+        let name = tag.name(self.src);
         let shown = excerpt(name);
         self.push(
             Diagnostic::new(
@@ -445,10 +453,18 @@ impl<'a> Parser<'a> {
 
     /// A string token (quotes included, the closing one perhaps missing) longer than the
     /// import format allows (§7).
+    #[inline]
     fn check_string_length(&mut self, r: TextRange) {
-        if r.len() as usize <= IMPORT_LIMIT {
-            return;
+        if r.len() as usize > IMPORT_LIMIT {
+            self.check_long_string(r);
         }
+    }
+
+    /// [`Parser::check_string_length`] for a token over the limit in bytes: whether its
+    /// contents are over it in characters. Rare: out of line.
+    #[cold]
+    #[inline(never)]
+    fn check_long_string(&mut self, r: TextRange) {
         let raw = self.text(r);
         let inner = &raw[1..if is_closed_string(raw) { raw.len() - 1 } else { raw.len() }];
         if inner.len() > IMPORT_LIMIT {
@@ -465,8 +481,10 @@ impl<'a> Parser<'a> {
         }
     }
 
+    #[inline]
     fn check_comment(&mut self, t: Token) {
-        if !self.text(t.range).ends_with('}') {
+        // A comment token holds at least its `{`; bytes, as `}` is ASCII.
+        if self.src.as_bytes()[t.range.end as usize - 1] != b'}' {
             self.error(
                 Code::UnterminatedComment,
                 TextRange::new(t.range.start, t.range.start + 1),
@@ -475,22 +493,40 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// A `{` comment of the movetext just consumed.
+    #[inline]
+    fn comment(&mut self, t: Token) {
+        self.check_comment(t);
+        self.push_node(NodeKind::Comment, t.range);
+    }
+
+    #[inline]
     fn push_node(&mut self, kind: NodeKind, range: TextRange) {
         self.game.nodes.push(Node { kind, range });
     }
 
-    /// A token of the movetext. Moves and move numbers before the termination marker, nearly
-    /// every token of a file, take a short way, inlined into the parser's loop; the others
-    /// [`Parser::on_movetext_token`], kept out of line so that the loop stays small.
+    /// A token of the movetext. Moves, move numbers and comments before the termination
+    /// marker, nearly every token of a file (engine output gives each move a comment), take a
+    /// short way, inlined into the parser's loop; the others [`Parser::on_movetext_token`],
+    /// kept out of line so that the loop stays small.
     #[inline(always)]
     fn on_movetext(&mut self, tok: Token) -> Step {
-        if self.result_line_end.is_none()
-            && matches!(tok.kind, TokenKind::Symbol | TokenKind::MoveNumber)
-        {
-            self.in_movetext = true;
-            let t = self.bump();
-            self.symbol_or_number(t);
-            return Step::Continue;
+        if self.result_line_end.is_none() {
+            match tok.kind {
+                TokenKind::Symbol | TokenKind::MoveNumber => {
+                    self.in_movetext = true;
+                    let t = self.bump();
+                    self.symbol_or_number(t);
+                    return Step::Continue;
+                }
+                TokenKind::Comment => {
+                    self.in_movetext = true;
+                    let t = self.bump();
+                    self.comment(t);
+                    return Step::Continue;
+                }
+                _ => {}
+            }
         }
         self.on_movetext_token(tok)
     }
@@ -522,7 +558,6 @@ impl<'a> Parser<'a> {
         }
         self.in_movetext = true;
         let t = self.bump();
-        let text = self.text(t.range);
         match t.kind {
             TokenKind::Symbol | TokenKind::MoveNumber => self.symbol_or_number(t),
             TokenKind::Dots => self.push_node(NodeKind::MoveNumber, t.range),
@@ -534,6 +569,7 @@ impl<'a> Parser<'a> {
             TokenKind::Glyph => self.push_node(NodeKind::Glyph, t.range),
             TokenKind::EnPassant => self.push_node(NodeKind::EnPassantMark, t.range),
             TokenKind::Nag => {
+                let text = self.text(t.range);
                 let digits = &text[1..];
                 let value = digits.trim_start_matches('0');
                 if value.len() > 3 || value.parse::<u32>().is_ok_and(|v| v > 255) {
@@ -545,10 +581,7 @@ impl<'a> Parser<'a> {
                 }
                 self.push_node(NodeKind::Nag, t.range);
             }
-            TokenKind::Comment => {
-                self.check_comment(t);
-                self.push_node(NodeKind::Comment, t.range);
-            }
+            TokenKind::Comment => self.comment(t),
             TokenKind::LineComment => self.push_node(NodeKind::LineComment, t.range),
             TokenKind::Escape => self.push_node(NodeKind::Escape, t.range),
             TokenKind::LParen => {
@@ -581,6 +614,7 @@ impl<'a> Parser<'a> {
                 None => self.unexpected(t, "\")\" without a matching \"(\""),
             },
             TokenKind::Result => {
+                let text = self.text(t.range);
                 if !self.open.is_empty() {
                     let (node, diagnostic) = (self.game.nodes.len(), self.game.diagnostics.len());
                     let reported = self.push(Diagnostic::new(
@@ -671,6 +705,7 @@ impl<'a> Parser<'a> {
 
     /// A move number: digits with or without periods, then perhaps periods after blanks on
     /// the same line (`1. ... e5`, `1 . e4`).
+    #[inline(always)]
     fn move_number(&mut self, first: Token) {
         let mut range = first.range;
         if self.tok.kind == TokenKind::Dots
@@ -822,9 +857,11 @@ struct PlainTagPair {
 
 impl PlainTagPair {
     fn of(range: TextRange, src: &str) -> PlainTagPair {
-        // The first space ends the name (the value may hold more).
+        // The first space ends the name (the value may hold more). Names are short: a plain
+        // scan finds it sooner than a vectorised search gets going.
         let text = &src.as_bytes()[range.start as usize..range.end as usize];
-        let space = range.start + memchr::memchr(b' ', text).expect("a tag-pair token") as u32;
+        let space = text.iter().position(|&b| b == b' ').expect("a tag-pair token");
+        let space = range.start + space as u32;
         PlainTagPair {
             name: TextRange::new(range.start + 1, space),
             value: TextRange::new(space + 1, range.end - 1),
