@@ -8,7 +8,6 @@ use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Rank, Role, Squ
 
 /// The legal move `san` names in `pos`; `in_check` says whether the side to move is in check
 /// (the replay knows it from the move before, and it saves most king-safety tests).
-#[inline]
 pub fn to_move(san: San, pos: &Chess, in_check: bool) -> Result<Move, SanError> {
     let San::Normal { role, file, rank, capture, to, promotion } = san else {
         return san.to_move(pos);
@@ -99,19 +98,20 @@ fn exposes_king(
 /// shakmaty's `San::from_move` gives (a property test compares them), found by resolving the
 /// shorter forms instead of generating the legal moves.
 pub fn canonical_san(pos: &Chess, m: Move, in_check: bool) -> San {
-    let Move::Normal { role, from, capture, to, promotion } = m else {
-        return San::disambiguate(m, &MoveList::new());
-    };
-    if role == Role::Pawn {
-        return San::disambiguate(m, &MoveList::new());
+    match m {
+        Move::Normal { role, from, capture, to, promotion } if role != Role::Pawn => {
+            let capture = capture.is_some();
+            let form = |file, rank| San::Normal { role, file, rank, capture, to, promotion };
+            let (file, rank) = (Some(from.file()), Some(from.rank()));
+            [form(None, None), form(file, None), form(None, rank)]
+                .into_iter()
+                .find(|&san| to_move(san, pos, in_check).is_ok())
+                .unwrap_or(form(file, rank))
+        }
+        // Pawn moves, en passant, castling and drops are written the same whatever else can
+        // move.
+        _ => San::disambiguate(m, &MoveList::new()),
     }
-    let capture = capture.is_some();
-    let form = |file, rank| San::Normal { role, file, rank, capture, to, promotion };
-    let (file, rank) = (Some(from.file()), Some(from.rank()));
-    [form(None, None), form(file, None), form(None, rank)]
-        .into_iter()
-        .find(|&san| to_move(san, pos, in_check).is_ok())
-        .unwrap_or(form(file, rank))
 }
 
 /// Whether the king of the side to move can step to a square no enemy piece attacks: a legal
