@@ -17,15 +17,20 @@ use crate::text::TextRange;
 /// every byte.
 ///
 /// Speed: skipping costs logos a return to its start state, as much as a token, and most
-/// tokens of a PGN file are followed by one space or one line break. So the patterns of the
-/// commonest tokens (symbols, move numbers, results, tag pairs) match that one blank too
-/// (`(?&blank)`), and [`next_token`] gives it back to the gap: the tokens callers see never end
-/// with it. The blank is matched after the whole token, so which token matches is unchanged:
-/// none of these tokens holds a blank, and the overlapping ones (`1-0` is a symbol and a result)
-/// all take it.
+/// tokens of a PGN file are followed by one space or one line break. So the commonest tokens
+/// (symbols, move numbers, results, tag pairs) have a second kind that takes that one blank too
+/// (`SymbolBlank`: `Nf3 `), and [`next_token`] gives it back to the gap and the token its own
+/// kind: the tokens callers see never end with it, nor have these kinds. The blank is matched
+/// after the whole token, so which token matches is unchanged: none of these tokens holds a
+/// blank, and the overlapping ones (`1-0` is a symbol and a result) all take it. A kind of its
+/// own says that the blank was taken without looking at the text again.
 #[derive(Logos, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[logos(skip r"[ \t\r\n\x0B\x0C]+")]
-#[logos(subpattern blank = r"[ \n]?")]
+#[logos(subpattern blank = r"[ \n]")]
+#[logos(subpattern tag_pair = r#"\[[A-Za-z0-9][A-Za-z0-9_]* "[^"\\\r\n]*"\]"#)]
+#[logos(subpattern move_number = r"[0-9]+\.+")]
+#[logos(subpattern result = r"(1-0|0-1|1/2-1/2|1/2|½-½|\*)")]
+#[logos(subpattern symbol = r"[A-Za-z0-9@♔♕♖♗♘♙♚♛♜♝♞♟][A-Za-z0-9_+#=:\-@♔♕♖♗♘♙♚♛♜♝♞♟–—‐‑‒−]*")]
 #[repr(u8)]
 pub enum TokenKind {
     /// The Unicode spaces real files contain (NBSP, BOM, ...): whitespace too, but worth
@@ -39,7 +44,7 @@ pub enum TokenKind {
     /// or line breaks. It is exactly the `[`, symbol, string and `]` tokens the same text also
     /// makes, lexed as one token because such pairs are most of a tag section; the parser reads
     /// it as those four where it is no tag pair (in the movetext).
-    #[regex(r#"\[[A-Za-z0-9][A-Za-z0-9_]* "[^"\\\r\n]*"\](?&blank)"#)]
+    #[regex(r"(?&tag_pair)")]
     TagPair,
     #[token("]")]
     RBracket,
@@ -70,17 +75,17 @@ pub enum TokenKind {
     #[regex(r"\$[0-9]+")]
     Nag,
     /// An integer with its periods: `12.`, `12...` (§8.2.2).
-    #[regex(r"[0-9]+\.+(?&blank)")]
+    #[regex(r"(?&move_number)")]
     MoveNumber,
     /// Periods on their own, as in `1. ... e5`.
     #[regex(r"\.+")]
     Dots,
     /// The four termination markers (§8.2.6), and the import forms `1/2` and `½-½`.
-    #[regex(r"(1-0|0-1|1/2-1/2|1/2|½-½|\*)(?&blank)", priority = 20)]
+    #[regex(r"(?&result)", priority = 20)]
     Result,
     /// A symbol (§7): SAN moves, tag names, integers; also figurines, `@` drops and dash
     /// look-alikes in castling (`O–O`), which the chess layer reads leniently.
-    #[regex(r"[A-Za-z0-9@♔♕♖♗♘♙♚♛♜♝♞♟][A-Za-z0-9_+#=:\-@♔♕♖♗♘♙♚♛♜♝♞♟–—‐‑‒−]*(?&blank)")]
+    #[regex(r"(?&symbol)")]
     Symbol,
     /// `--`, the null move of ChessBase and others.
     #[token("--")]
@@ -94,6 +99,16 @@ pub enum TokenKind {
     /// `e.p.` written after an en-passant capture.
     #[token("e.p.")]
     EnPassant,
+    /// A tag pair, move number, result or symbol with the blank after it: the lexer's own
+    /// kinds, which [`next_token`] never gives (see above).
+    #[regex(r"(?&tag_pair)(?&blank)")]
+    TagPairBlank,
+    #[regex(r"(?&move_number)(?&blank)")]
+    MoveNumberBlank,
+    #[regex(r"(?&result)(?&blank)", priority = 20)]
+    ResultBlank,
+    #[regex(r"(?&symbol)(?&blank)")]
+    SymbolBlank,
     /// Anything else: one or more characters that fit no token.
     Unknown,
     /// The end of the text (never produced by [`lex`]; the parser's sentinel).
@@ -229,17 +244,15 @@ pub(crate) fn next_token(inner: &mut logos::Lexer<'_, TokenKind>) -> Token {
         }
         Some(result) => {
             let span = inner.span();
-            let kind = result.unwrap_or(TokenKind::Unknown);
-            let mut end = span.end;
             // The blank some tokens take after them belongs to the gap (see `TokenKind`).
-            if matches!(
-                kind,
-                TokenKind::Symbol | TokenKind::MoveNumber | TokenKind::Result | TokenKind::TagPair
-            ) && matches!(inner.source().as_bytes()[end - 1], b' ' | b'\n')
-            {
-                end -= 1;
-            }
-            Token { kind, range: TextRange::new(span.start as u32, end as u32) }
+            let (kind, blank) = match result.unwrap_or(TokenKind::Unknown) {
+                TokenKind::TagPairBlank => (TokenKind::TagPair, 1),
+                TokenKind::MoveNumberBlank => (TokenKind::MoveNumber, 1),
+                TokenKind::ResultBlank => (TokenKind::Result, 1),
+                TokenKind::SymbolBlank => (TokenKind::Symbol, 1),
+                kind => (kind, 0),
+            };
+            Token { kind, range: TextRange::new(span.start as u32, span.end as u32 - blank) }
         }
     }
 }
@@ -352,6 +365,11 @@ mod tests {
         let text = "[Event \"x\"]\n\n1. e4 e5\n2.\nNf3 1-0 \n";
         let tokens: Vec<&str> = lex(text).map(|t| &text[t.range]).collect();
         assert_eq!(tokens, ["[Event \"x\"]", "1.", "e4", "e5", "2.", "Nf3", "1-0"]);
+        let own_kinds = [TagPairBlank, MoveNumberBlank, ResultBlank, SymbolBlank];
+        assert!(
+            lex(text).all(|t| !own_kinds.contains(&t.kind)),
+            "the lexer's own kinds stay inside"
+        );
         // A result is still a result, with or without a blank after it.
         assert_eq!(kinds("1-0 0-1\n*"), vec![(Result, "1-0"), (Result, "0-1"), (Result, "*")]);
     }

@@ -665,6 +665,10 @@ impl<'a> Parser<'a> {
             TokenKind::Whitespace | TokenKind::Eof | TokenKind::TagPair => {
                 unreachable!("whitespace, the end and tag-pair tokens are handled before")
             }
+            TokenKind::TagPairBlank
+            | TokenKind::MoveNumberBlank
+            | TokenKind::ResultBlank
+            | TokenKind::SymbolBlank => unreachable!("the lexer gives these kinds without blank"),
         }
         Step::Continue
     }
