@@ -111,18 +111,17 @@ impl Printer {
         self.column += open.len() + at;
         // A line may end inside the run: the unit before it is complete.
         self.settle(out);
-        // The run goes out a line at a time, each line's last space written as a line break, so
-        // that `run[i]` is at `out[start + i]`; `run[copied..]` is not written yet.
+        // The run goes out whole, then the last space of each full line becomes a line break in
+        // place: `run[i]` is at `out[start + i]`.
         let start = out.len();
-        let mut copied = 0;
+        out.push_str(run);
+        out.push_str(close);
         loop {
             let room = self.max_width.saturating_sub(self.column);
             let rest = len - at;
             if rest + close.len() <= room {
                 // The rest fits. Its last word, unless it starts the line, moves to the next
                 // line when the words tied to it do not fit.
-                out.push_str(&run[copied..]);
-                out.push_str(close);
                 self.pending = last_space(&bytes[at..]).map(|space| Break {
                     space_at: start + at + space,
                     column: self.column + space + 1,
@@ -142,14 +141,10 @@ impl Printer {
                 None => at,
             };
             if end == len {
-                out.push_str(&run[copied..]);
-                out.push_str(close);
                 self.column += rest + close.len();
                 return;
             }
-            out.push_str(&run[copied..end]);
-            out.push('\n');
-            copied = end + 1;
+            make_line_break(out, start + end);
             self.column = 0;
             at = end + 1;
         }
@@ -211,20 +206,56 @@ impl Printer {
     #[cold]
     #[inline(never)]
     fn break_line(&mut self, out: &mut String, pending: Break) {
-        out.replace_range(pending.space_at..=pending.space_at, "\n");
+        make_line_break(out, pending.space_at);
         self.column -= pending.column;
     }
 }
 
-/// Where the first space of `bytes` is. Words are short: a byte at a time is quicker than a
-/// vector search, which must be set up first.
+/// Turn the space at `at` in `out` into a line break.
+fn make_line_break(out: &mut String, at: usize) {
+    debug_assert_eq!(out.as_bytes()[at], b' ');
+    out.replace_range(at..=at, "\n");
+}
+
+/// Where the first space of `bytes` is. Words are short: eight bytes at a time in a `u64` is
+/// quicker than a vector search, which must be set up first, and than a byte at a time.
 fn first_space(bytes: &[u8]) -> Option<usize> {
-    bytes.iter().position(|&b| b == b' ')
+    let mut chunks = bytes.chunks_exact(8);
+    let mut offset = 0;
+    for chunk in &mut chunks {
+        let spaces = space_bits(chunk);
+        if spaces != 0 {
+            return Some(offset + spaces.trailing_zeros() as usize / 8);
+        }
+        offset += 8;
+    }
+    chunks.remainder().iter().position(|&b| b == b' ').map(|i| offset + i)
 }
 
 /// Where the last space of `bytes` is (see [`first_space`]).
 fn last_space(bytes: &[u8]) -> Option<usize> {
-    bytes.iter().rposition(|&b| b == b' ')
+    let mut chunks = bytes.rchunks_exact(8);
+    let mut end = bytes.len();
+    for chunk in &mut chunks {
+        let spaces = space_bits(chunk);
+        if spaces != 0 {
+            return Some(end - 8 + (63 - spaces.leading_zeros() as usize) / 8);
+        }
+        end -= 8;
+    }
+    // The bytes left over are the first ones.
+    chunks.remainder().iter().rposition(|&b| b == b' ')
+}
+
+/// The spaces among eight bytes, as the high bit of their bytes in a little-endian `u64` (the
+/// first byte lowest).
+fn space_bits(chunk: &[u8]) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+    // Spaces become zero bytes; a byte is zero when neither its high bit nor, added to 0x7f,
+    // its low seven bits set the high bit (which carries into no other byte).
+    let x = word ^ 0x2020_2020_2020_2020;
+    !(((x & LOW7) + LOW7) | x | LOW7)
 }
 
 #[cfg(test)]
@@ -374,6 +405,22 @@ mod tests {
                 printed_by_the_printer(&items, max_width),
                 printed_by_the_rule(&items, max_width)
             );
+        }
+    }
+
+    /// Bytes near a space's bits, where a word-at-a-time search could go wrong, and any byte.
+    fn space_search_byte() -> impl proptest::strategy::Strategy<Value = u8> {
+        use proptest::prelude::*;
+        prop_oneof![Just(b' '), Just(b'!'), Just(0), Just(0xa0), Just(0x1f), any::<u8>()]
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn space_searches_agree_with_a_byte_at_a_time(
+            bytes in proptest::collection::vec(space_search_byte(), 0..40),
+        ) {
+            proptest::prop_assert_eq!(first_space(&bytes), bytes.iter().position(|&b| b == b' '));
+            proptest::prop_assert_eq!(last_space(&bytes), bytes.iter().rposition(|&b| b == b' '));
         }
     }
 
