@@ -15,7 +15,7 @@ use super::diagnostic::{Code, Diagnostic, PerCodeLimit, excerpt};
 use super::first_tags::FirstTags;
 use super::lexer::{Token, TokenKind, at_line_start, is_tag_line, next_token};
 use super::tree::{Game, Node, NodeKind, Tag, TagSectionNote};
-use crate::text::{TextEdit, TextRange};
+use crate::text::{TextEdit, TextRange, first_space};
 
 /// The longest line and string the import format allows (§4.3, §7).
 const IMPORT_LIMIT: usize = 255;
@@ -867,29 +867,13 @@ impl PlainTagPair {
     fn of(range: TextRange, src: &str) -> PlainTagPair {
         // The first space ends the name (the value may hold more).
         let text = &src.as_bytes()[range.start as usize..range.end as usize];
-        let space = range.start + first_space(text) as u32;
+        let space = first_space(text).expect("a tag-pair token has a space");
+        let space = range.start + space as u32;
         PlainTagPair {
             name: TextRange::new(range.start + 1, space),
             value: TextRange::new(space + 1, range.end - 1),
         }
     }
-}
-
-/// Where the first space of `bytes` is; there is one. Tag names are short, so the bytes are
-/// tested eight at a time (a space is a zero byte of the word XOR spaces, and the lowest zero
-/// byte the borrow trick flags is the first one), then one by one.
-fn first_space(bytes: &[u8]) -> usize {
-    let mut words = bytes.chunks_exact(8);
-    for (i, word) in words.by_ref().enumerate() {
-        let word: [u8; 8] = word.try_into().expect("eight bytes");
-        let x = u64::from_le_bytes(word) ^ u64::from_le_bytes([b' '; 8]);
-        let zero_bytes = x.wrapping_sub(0x0101_0101_0101_0101) & !x & 0x8080_8080_8080_8080;
-        if zero_bytes != 0 {
-            return i * 8 + (zero_bytes.trailing_zeros() / 8) as usize;
-        }
-    }
-    let rest = words.remainder();
-    bytes.len() - rest.len() + rest.iter().position(|&b| b == b' ').expect("a space")
 }
 
 fn is_closed_string(raw: &str) -> bool {
@@ -922,18 +906,6 @@ mod tests {
     }
 
     proptest! {
-        /// The word-at-a-time search finds the first space as a scan does, wherever it is and
-        /// whatever bytes (spaces' neighbours `!` and `\x1f`, bytes with the top bit set)
-        /// stand around it.
-        #[test]
-        fn first_space_is_the_first_space(
-            before in prop::collection::vec(prop::sample::select(vec![b'!', 0x1f, 0xa0, 0xff, b'E', 0]), 0..20),
-            after in prop::collection::vec(any::<u8>(), 0..12),
-        ) {
-            let bytes = [before.as_slice(), b" ", after.as_slice()].concat();
-            prop_assert_eq!(first_space(&bytes), before.len());
-        }
-
         /// The line-length check reports the first long line and counts the others, as a
         /// visit of every line would, however the lines' lengths fall around the limit.
         #[test]
