@@ -10,6 +10,11 @@
 //!
 //! Results come back in file order, a window of segments at a time, so memory holds the results
 //! of a few segments whatever the size of the file.
+//!
+//! Lines are counted only where a game's first line is asked for (to print its diagnostics),
+//! from the last line known, and, on several workers, at the start of each segment.
+
+use std::cell::Cell;
 
 use rayon::prelude::*;
 
@@ -28,12 +33,39 @@ const MAX_GAMES_PER_SEGMENT: usize = 4096;
 const SEGMENTS_PER_WINDOW: usize = 4;
 
 /// A parsed game and where it lies in its file.
-pub struct ParsedGame {
+pub struct ParsedGame<'s> {
     pub game: Game,
     /// The game's range in the file.
     pub range: TextRange,
     /// The 0-based file line on which the game starts.
-    pub first_line: u32,
+    pub first_line: FirstLine<'s>,
+}
+
+/// The line a game starts on, counted when asked for.
+#[derive(Clone, Copy)]
+pub struct FirstLine<'s> {
+    lines: &'s LineCounter<'s>,
+    offset: usize,
+}
+
+impl FirstLine<'_> {
+    pub fn get(self) -> u32 {
+        self.lines.line_at(self.offset)
+    }
+}
+
+/// The lines of a segment's games, counted from the last line known when one is asked for.
+struct LineCounter<'s> {
+    text: &'s str,
+    known: Cell<Cursor>,
+}
+
+impl LineCounter<'_> {
+    fn line_at(&self, offset: usize) -> u32 {
+        let at = self.known.get().moved_to(offset, self.text);
+        self.known.set(at);
+        at.line
+    }
 }
 
 /// Parse `text` game by game, call `handle` on every game (in parallel, in no set order), and
@@ -49,49 +81,51 @@ where
 {
     let workers = rayon::current_num_threads();
     let cuts = cut_points(text, workers);
-    // Where the next segment must start (the end of the last game handed on), and its line.
-    let mut next = Cursor { offset: 0, line: 0 };
+    // Where the next segment must start (the end of the last game handed on), and the last
+    // line known.
+    let mut next = 0;
+    let mut lines = Cursor { offset: 0, line: 0 };
     let segments: Vec<(usize, usize)> = cuts.windows(2).map(|cut| (cut[0], cut[1])).collect();
     for window in segments.chunks(workers * SEGMENTS_PER_WINDOW) {
         // One worker parses the segments in order, each from where the one before ended, and
         // needs no lines counted ahead.
-        let parsed = if workers > 1 { parse_window(text, window, next, &handle) } else { vec![] };
+        let parsed = if workers > 1 { parse_window(text, window, lines, &handle) } else { vec![] };
         let mut parsed = parsed.into_iter();
         for &(_, end) in window {
             let mut segment = match parsed.next() {
-                Some(segment) if segment.start == next.offset => segment,
+                Some(segment) if segment.start == next => segment,
                 // The cut was no game boundary (or nothing was parsed ahead): parse from where
                 // the games really are.
-                _ => Segment::parse(text, next, end, &handle),
+                _ => Segment::parse(text, next, lines, end, &handle),
             };
             loop {
-                next = segment.end;
+                (next, lines) = (segment.end, segment.lines);
                 if !segment.results.is_empty() {
-                    sink(segment.results, next.offset)?;
+                    sink(segment.results, next)?;
                 }
-                if next.offset >= end {
+                if next >= end {
                     break;
                 }
                 // The segment stopped at its most games: go on from there.
-                segment = Segment::parse(text, next, end, &handle);
+                segment = Segment::parse(text, next, lines, end, &handle);
             }
         }
     }
     Ok(())
 }
 
-/// The segments of `window` parsed in parallel, the first starting at `next`, the others at
-/// their cuts (their first lines counted in parallel too).
+/// The segments of `window` parsed in parallel, each at its cut, with their first lines counted
+/// in parallel too (`lines`: a line known before the window).
 fn parse_window<R: Send>(
     text: &str,
     window: &[(usize, usize)],
-    next: Cursor,
+    lines: Cursor,
     handle: &(impl Fn(ParsedGame) -> R + Sync),
 ) -> Vec<Segment<R>> {
     // The line each segment starts on, counted from the line of the first.
     let breaks: Vec<u32> =
         window.par_iter().map(|&(start, end)| count_line_breaks(&text[start..end])).collect();
-    let mut start = next.moved_to(window[0].0, text);
+    let mut start = lines.moved_to(window[0].0, text);
     let starts: Vec<Cursor> = window
         .iter()
         .zip(&breaks)
@@ -104,7 +138,7 @@ fn parse_window<R: Send>(
     window
         .par_iter()
         .zip(starts)
-        .map(|(&(_, end), start)| Segment::parse(text, start, end, handle))
+        .map(|(&(_, end), start)| Segment::parse(text, start.offset, start, end, handle))
         .collect()
 }
 
@@ -131,34 +165,35 @@ impl Cursor {
 struct Segment<R> {
     /// Where its first game starts.
     start: usize,
-    /// Where its last game ends, and the line there.
-    end: Cursor,
+    /// Where its last game ends.
+    end: usize,
+    /// The last line known.
+    lines: Cursor,
     results: Vec<R>,
 }
 
 impl<R> Segment<R> {
     /// Parse and handle the games from `start` (a game boundary, or a cut believed to be one)
     /// until the first game boundary at or past `end`, or until [`MAX_GAMES_PER_SEGMENT`]
-    /// games.
+    /// games; `lines` is a line known.
     fn parse(
         text: &str,
-        start: Cursor,
+        start: usize,
+        lines: Cursor,
         end: usize,
         handle: &(impl Fn(ParsedGame) -> R + Sync),
     ) -> Segment<R> {
+        let lines = LineCounter { text, known: Cell::new(lines) };
         let mut at = start;
         let mut results = Vec::new();
-        while at.offset < end && results.len() < MAX_GAMES_PER_SEGMENT {
-            let game = parse_game(&text[at.offset..]);
-            let range = TextRange::new(at.offset as u32, (at.offset + game.len as usize) as u32);
-            let first_line = at.line;
-            at = Cursor {
-                offset: range.end as usize,
-                line: at.line + count_line_breaks(&text[range]),
-            };
+        while at < end && results.len() < MAX_GAMES_PER_SEGMENT {
+            let game = parse_game(&text[at..]);
+            let range = TextRange::new(at as u32, (at + game.len as usize) as u32);
+            let first_line = FirstLine { lines: &lines, offset: at };
+            at = range.end as usize;
             results.push(handle(ParsedGame { game, range, first_line }));
         }
-        Segment { start: start.offset, end: at, results }
+        Segment { start, end: at, lines: lines.known.get(), results }
     }
 }
 
@@ -208,7 +243,9 @@ mod tests {
         let mut batches = 0;
         let handled = for_each_batch(
             &text,
-            |g| (g.first_line, text.as_str()[g.range].lines().next().unwrap_or("").to_owned()),
+            |g| {
+                (g.first_line.get(), text.as_str()[g.range].lines().next().unwrap_or("").to_owned())
+            },
             |results, done| -> Result<(), ()> {
                 batches += 1;
                 assert!(done <= text.len());
@@ -264,7 +301,7 @@ mod tests {
             let done = pool.install(|| {
                 for_each_batch(
                     &text,
-                    |g| (g.range, g.first_line),
+                    |g| (g.range, g.first_line.get()),
                     |results, _| {
                         seen.extend(results);
                         Ok::<(), ()>(())
@@ -286,7 +323,7 @@ mod tests {
         let mut largest = 0;
         let done = for_each_batch(
             &text,
-            |g| g.first_line,
+            |g| g.first_line.get(),
             |results, _| {
                 largest = largest.max(results.len());
                 seen.extend(results);

@@ -233,7 +233,7 @@ fn check_game(
     let diagnostics = game_diagnostics(parsed.game, src, not_utf8, &settings.filter);
     let mut output = Vec::new();
     if !diagnostics.is_empty() {
-        let game_text = GameText::new(file, text, parsed.range, parsed.first_line);
+        let game_text = GameText::new(file, text, parsed.range, parsed.first_line.get());
         for d in &diagnostics {
             tally.count(d.severity);
             settings.renderer.render(&mut output, &game_text, d);
