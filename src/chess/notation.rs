@@ -50,7 +50,8 @@ pub struct Written {
 /// Read the text of a `Move` node (`None` when it is no move in any accepted notation), and
 /// whether the text is SAN in the one spelling SAN has for what it reads (no disambiguation by
 /// both file and rank, no pawn letter, ...): read so, a move whose SAN is canonical is written
-/// exactly as its canonical text.
+/// exactly as its canonical text. In line: the replay calls it for every move.
+#[inline]
 pub fn read_spelled(text: &str) -> Option<(Written, bool)> {
     match read_common_san(text.as_bytes()) {
         Some(written) => Some((written, true)),
