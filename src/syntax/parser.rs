@@ -677,17 +677,26 @@ impl<'a> Parser<'a> {
     /// null move `Z0`, a glyph written as letters, `ep`, or a move.
     #[inline(always)]
     fn symbol_or_number(&mut self, t: Token) {
-        let text = &self.src.as_bytes()[t.range.start as usize..t.range.end as usize];
-        // Only a symbol that starts with a digit can be all digits (moves start with a letter).
-        let digits = |text: &[u8]| text[0].is_ascii_digit() && text.iter().all(u8::is_ascii_digit);
-        if t.kind == TokenKind::MoveNumber || digits(text) {
+        // Moves, nearly every symbol, start with a letter and are longer than two characters:
+        // the whole text is looked at only when the first byte or the length says it may be
+        // something else.
+        let bytes = self.src.as_bytes();
+        let text = || &bytes[t.range.start as usize..t.range.end as usize];
+        let digits = || {
+            bytes[t.range.start as usize].is_ascii_digit() && text().iter().all(u8::is_ascii_digit)
+        };
+        if t.kind == TokenKind::MoveNumber || digits() {
             return self.move_number(t);
         }
-        let kind = match text {
-            b"Z0" => NodeKind::NullMove,
-            b"N" | b"TN" | b"RR" => NodeKind::Glyph,
-            b"ep" => NodeKind::EnPassantMark,
-            _ => NodeKind::Move,
+        let kind = if t.range.len() > 2 {
+            NodeKind::Move
+        } else {
+            match text() {
+                b"Z0" => NodeKind::NullMove,
+                b"N" | b"TN" | b"RR" => NodeKind::Glyph,
+                b"ep" => NodeKind::EnPassantMark,
+                _ => NodeKind::Move,
+            }
         };
         if matches!(kind, NodeKind::Move | NodeKind::NullMove) {
             self.count_move();
