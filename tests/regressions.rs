@@ -130,6 +130,19 @@ fn a_game_without_its_tags_does_not_join_an_open_game_before_it() {
     }
 }
 
+/// A `%` after other text on its line, on a line after the termination marker, is no escape
+/// line; as the first byte of a game of its own it would read as one, commentary that joins the
+/// game before once the formatter has put it at the start of a line. It stays with its game,
+/// after the termination marker, and the game is kept as it is.
+#[test]
+fn a_percent_sign_after_a_comment_does_not_start_a_game() {
+    let options = FormatOptions { reflow_comments: false, ..FormatOptions::default() };
+    let text = "*{\n}%";
+    format::check(&format::Case { options: options.clone(), text: text.to_owned() });
+    assert_eq!(parse_games(text).count(), 1);
+    assert_eq!(pgn_lsp::fmt::format_text(text, &options), text);
+}
+
 /// Variations nested before the first move of their line are one mistake, reported once: a
 /// million `(` used to give a million diagnostics (and minutes of rendering).
 #[test]

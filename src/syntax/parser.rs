@@ -7,7 +7,8 @@
 //! - in a tag section, a tag line whose name the game already has, after a blank line, begins a
 //!   new game (tag-only games written back to back);
 //! - after a top-level termination marker, the first movetext token on a later line begins a new
-//!   game (headerless games written back to back).
+//!   game (headerless games written back to back), unless it is a `%` after other text on its
+//!   line, which would open the new game as an escape line (commentary).
 //!
 //! Games begin at the start of their first line when only blanks stand before it there.
 
@@ -545,7 +546,14 @@ impl<'a> Parser<'a> {
                 matches!(tok.kind, TokenKind::Comment | TokenKind::LineComment | TokenKind::Escape);
             if !comment && self.open.is_empty() {
                 if tok.range.start > line_end {
-                    return Step::EndAt(self.boundary_before(tok));
+                    let boundary = self.boundary_before(tok);
+                    // A `%` after other text on its line would open a game of its own as an
+                    // escape line (§6), commentary, which never starts a game: it stays here.
+                    let escape_at_start = boundary == tok.range.start
+                        && self.src.as_bytes()[tok.range.start as usize] == b'%';
+                    if !escape_at_start {
+                        return Step::EndAt(boundary);
+                    }
                 }
                 if !self.after_result_reported {
                     self.after_result_reported = true;
