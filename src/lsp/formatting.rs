@@ -23,7 +23,7 @@ use tower_lsp::lsp_types::{
 };
 
 use super::documents::Snapshot;
-use super::message::{self, ArrayResponse};
+use super::message::{self, ArrayMessage};
 use crate::fmt::FormatOptions;
 use crate::ide::{self, Cancelled, guard};
 use crate::text::PositionEncoding;
@@ -115,7 +115,7 @@ impl FormatJob {
         let answer = guard::catch("formatting", || {
             let positions = doc.positions(encoding);
             let range = range.map(|r| positions.text_range(r));
-            let mut response = ArrayResponse::new(&id);
+            let mut response = ArrayMessage::response(&id);
             let stop = || cancelled.load(Ordering::Relaxed);
             let push = &mut |edit| response.push(&positions.text_edit(&edit));
             let (analysis, window) = (&doc.analysis, ide::WINDOW_BYTES);

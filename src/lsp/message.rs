@@ -171,28 +171,56 @@ pub fn encode(message: &impl Serialize) -> Vec<u8> {
     serde_json::to_vec(message).expect("a JSON-RPC message serialises")
 }
 
-/// A successful response whose result is an array, encoded element by element as they come:
-/// the elements are never held together other than as JSON.
-pub struct ArrayResponse {
+/// A message holding one array, encoded element by element as they come: the elements are
+/// never held together other than as JSON. Either a successful response whose result is the
+/// array, or a `textDocument/publishDiagnostics` notification whose diagnostics it is.
+pub struct ArrayMessage {
     body: Vec<u8>,
     /// Where the first element goes.
     elements_start: usize,
+    /// What follows the array.
+    tail: Vec<u8>,
 }
 
-impl ArrayResponse {
+impl ArrayMessage {
     /// The response to the request `id`, with no elements yet.
-    pub fn new(id: &Id) -> Self {
+    pub fn response(id: &Id) -> Self {
         let mut body = br#"{"jsonrpc":"2.0","id":"#.to_vec();
         serde_json::to_writer(&mut body, id).expect("a JSON-RPC id serialises");
         body.extend_from_slice(br#","result":["#);
-        ArrayResponse { elements_start: body.len(), body }
+        ArrayMessage { elements_start: body.len(), body, tail: b"]}".to_vec() }
+    }
+
+    /// The diagnostics of `uri` at `version`, none yet; the fields in the order of
+    /// `lsp_types::PublishDiagnosticsParams`.
+    pub fn publish_diagnostics(uri: &Url, version: Option<i32>) -> Self {
+        let mut body =
+            br#"{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":"#
+                .to_vec();
+        serde_json::to_writer(&mut body, uri).expect("a URI serialises");
+        body.extend_from_slice(br#","diagnostics":["#);
+        let tail = match version {
+            Some(version) => format!(r#"],"version":{version}}}}}"#).into_bytes(),
+            None => b"]}}".to_vec(),
+        };
+        ArrayMessage { elements_start: body.len(), body, tail }
     }
 
     pub fn push(&mut self, element: &impl Serialize) {
+        self.separate();
+        serde_json::to_writer(&mut self.body, element).expect("an array element serialises");
+    }
+
+    /// Push an element already encoded as JSON.
+    pub fn push_encoded(&mut self, json: &str) {
+        self.separate();
+        self.body.extend_from_slice(json.as_bytes());
+    }
+
+    fn separate(&mut self) {
         if self.body.len() > self.elements_start {
             self.body.push(b',');
         }
-        serde_json::to_writer(&mut self.body, element).expect("a result element serialises");
     }
 
     /// Drop the elements pushed so far.
@@ -200,9 +228,9 @@ impl ArrayResponse {
         self.body.truncate(self.elements_start);
     }
 
-    /// The encoded response.
+    /// The encoded message.
     pub fn finish(mut self) -> Vec<u8> {
-        self.body.extend_from_slice(b"]}");
+        self.body.extend_from_slice(&self.tail);
         self.body
     }
 }
@@ -222,18 +250,52 @@ mod tests {
         let elements = [json!({ "a": [1, "é\n\""] }), json!(null), json!("x")];
         for id in [Id::Number(7), Id::String("q\"".to_owned()), Id::Null] {
             for count in 0..=elements.len() {
-                let mut response = ArrayResponse::new(&id);
+                let mut response = ArrayMessage::response(&id);
                 elements[..count].iter().for_each(|e| response.push(e));
                 let expected = Response::from_ok(id.clone(), json!(elements[..count]));
                 let body = response.finish();
                 assert_eq!(serde_json::from_slice::<Response>(&body).unwrap(), expected);
             }
-            let mut cleared = ArrayResponse::new(&id);
+            let mut cleared = ArrayMessage::response(&id);
             cleared.push(&elements[0]);
             cleared.clear();
             cleared.push(&elements[2]);
             let expected = Response::from_ok(id.clone(), json!([elements[2]]));
             assert_eq!(serde_json::from_slice::<Response>(&cleared.finish()).unwrap(), expected);
+        }
+    }
+
+    #[test]
+    fn diagnostics_notifications_read_as_their_typed_params_write_them() {
+        use tower_lsp::lsp_types::{Diagnostic, Position, PublishDiagnosticsParams, Range};
+        let uri = Url::parse("file:///a%20b/\u{e9}.pgn").unwrap();
+        let at = |line| Range::new(Position::new(line, 0), Position::new(line, 2));
+        let diagnostics = [
+            Diagnostic::new_simple(at(0), "é\n\"".into()),
+            Diagnostic::new_simple(at(7), "x".into()),
+        ];
+        for version in [Some(3), None] {
+            for count in 0..=diagnostics.len() {
+                let mut message = ArrayMessage::publish_diagnostics(&uri, version);
+                for d in &diagnostics[..count] {
+                    message.push_encoded(&serde_json::to_string(d).unwrap());
+                }
+                let params = PublishDiagnosticsParams::new(
+                    uri.clone(),
+                    diagnostics[..count].to_vec(),
+                    version,
+                );
+                #[derive(Serialize)]
+                struct Typed<'a> {
+                    jsonrpc: &'a str,
+                    method: &'a str,
+                    params: &'a PublishDiagnosticsParams,
+                }
+                let method = "textDocument/publishDiagnostics";
+                let typed = Typed { jsonrpc: "2.0", method, params: &params };
+                // The same bytes as the typed params give, field order included.
+                assert_eq!(message.finish(), serde_json::to_vec(&typed).unwrap());
+            }
         }
     }
 

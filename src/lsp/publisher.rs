@@ -16,11 +16,12 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
-use tower_lsp::lsp_types::notification::PublishDiagnostics;
-use tower_lsp::lsp_types::{self as lsp, DiagnosticSeverity, PublishDiagnosticsParams, Url};
+use tower_lsp::lsp_types::notification::{Notification as _, PublishDiagnostics};
+use tower_lsp::lsp_types::{self as lsp, DiagnosticSeverity, Url};
 
 use super::convert::ConvertedDiagnostic;
 use super::documents::{Documents, Snapshot};
+use super::message::ArrayMessage;
 use super::settings::Settings;
 use super::transport::Notifier;
 use crate::ide::{GameAnalysis, guard};
@@ -65,7 +66,7 @@ async fn publish_loop(sources: Sources, mut changed: UnboundedReceiver<Url>) {
         }
         for uri in batch {
             let started = Instant::now();
-            let (diagnostics, version) = match sources.documents.snapshot(&uri) {
+            let (message, count, version) = match sources.documents.snapshot(&uri) {
                 Some(doc) => {
                     let limit = sources
                         .settings
@@ -73,21 +74,25 @@ async fn publish_loop(sources: Sources, mut changed: UnboundedReceiver<Url>) {
                         .unwrap_or_else(PoisonError::into_inner)
                         .diagnostics
                         .limit;
+                    let version = Some(doc.version);
                     let cache = converted.entry(uri.clone()).or_default();
-                    let convert = || cache.publishable(&doc, &uri, sources.encoding, limit);
-                    let diagnostics = guard::catch("converting diagnostics", convert);
-                    (diagnostics.unwrap_or_default(), Some(doc.version))
+                    let encode = || {
+                        let mut message = ArrayMessage::publish_diagnostics(&uri, version);
+                        let count =
+                            cache.publish(&doc, &uri, sources.encoding, limit, &mut message);
+                        (message, count)
+                    };
+                    let (message, count) = guard::catch("converting diagnostics", encode)
+                        .unwrap_or_else(|_| (ArrayMessage::publish_diagnostics(&uri, version), 0));
+                    (message, count, version)
                 }
                 None => {
                     converted.remove(&uri);
-                    (Vec::new(), None)
+                    (ArrayMessage::publish_diagnostics(&uri, None), 0, None)
                 }
             };
-            let count = diagnostics.len();
             let converted_in = started.elapsed();
-            let params = PublishDiagnosticsParams { uri, diagnostics, version };
-            sources.notifier.notify::<PublishDiagnostics>(&params).await;
-            let uri = params.uri;
+            sources.notifier.send(PublishDiagnostics::METHOD, message.finish()).await;
             tracing::debug!(
                 "{uri} version {version:?}: {count} diagnostics converted in {converted_in:?}, sent in {:?}",
                 started.elapsed()
@@ -108,53 +113,81 @@ struct ConvertedGame {
     first_line: u32,
     /// Every diagnostic of the game.
     diagnostics: Vec<ConvertedDiagnostic>,
+    /// The JSON of each diagnostic once it has been published from these lines.
+    encoded: Vec<Option<Box<str>>>,
+}
+
+impl ConvertedGame {
+    /// The JSON of diagnostic `i`, encoded the first time it is asked for.
+    fn encoded(&mut self, i: usize) -> &str {
+        let diagnostics = &self.diagnostics;
+        self.encoded[i].get_or_insert_with(|| {
+            let json = serde_json::to_string(&diagnostics[i].to_lsp());
+            json.expect("a diagnostic serialises").into_boxed_str()
+        })
+    }
+
+    /// Move the game down by `delta` lines (up when negative).
+    fn shift_lines(&mut self, delta: i64) {
+        self.diagnostics.iter_mut().for_each(|d| d.shift_lines(delta));
+        self.encoded.iter_mut().for_each(|e| *e = None);
+        self.first_line = (i64::from(self.first_line) + delta) as u32;
+    }
 }
 
 impl ConvertedGames {
-    /// The diagnostics to publish for a document, with a note on those left out.
-    fn publishable(
+    /// Push the diagnostics to publish for a document into `message`, with a note on those
+    /// left out; returns how many were pushed.
+    fn publish(
         &mut self,
         doc: &Snapshot,
         uri: &Url,
         encoding: PositionEncoding,
         limit: usize,
-    ) -> Vec<lsp::Diagnostic> {
+        message: &mut ArrayMessage,
+    ) -> usize {
         let positions = doc.positions(encoding);
         let selected = doc.analysis.diagnostics(limit);
         let mut kept = HashMap::with_capacity(selected.games.len());
-        let mut diagnostics = Vec::new();
+        let mut count = 0;
         for chosen in &selected.games {
-            let start = positions.position(chosen.start as usize);
             let key = Arc::as_ptr(&chosen.game) as usize;
-            let game = match self.0.remove(&key) {
-                Some(mut game) if start.character == 0 => {
-                    let delta = i64::from(start.line) - i64::from(game.first_line);
-                    if delta != 0 {
-                        game.diagnostics.iter_mut().for_each(|d| d.shift_lines(delta));
-                        game.first_line = start.line;
+            // A game that does not start a line has columns that depend on the text before it:
+            // it is converted afresh, and not kept.
+            let first_line = positions.line_starting_at(chosen.start as usize);
+            let mut game = match (self.0.remove(&key), first_line) {
+                (Some(mut game), Some(line)) => {
+                    if line != game.first_line {
+                        game.shift_lines(i64::from(line) - i64::from(game.first_line));
                     }
                     game
                 }
-                _ => ConvertedGame {
-                    _game: Arc::clone(&chosen.game),
-                    first_line: start.line,
-                    diagnostics: chosen
+                _ => {
+                    let diagnostics: Vec<_> = chosen
                         .game
                         .diagnostics
                         .iter()
                         .map(|d| positions.convert(uri, &d.shifted(chosen.start)))
-                        .collect(),
-                },
+                        .collect();
+                    ConvertedGame {
+                        _game: Arc::clone(&chosen.game),
+                        first_line: first_line.unwrap_or_default(),
+                        encoded: vec![None; diagnostics.len()],
+                        diagnostics,
+                    }
+                }
             };
-            diagnostics.extend(chosen.chosen.iter().map(|&i| game.diagnostics[i].to_lsp()));
-            // A game that does not start a line has columns that depend on the text before it.
-            if start.character == 0 {
+            for &i in &chosen.chosen {
+                message.push_encoded(game.encoded(i));
+            }
+            count += chosen.chosen.len();
+            if first_line.is_some() {
                 kept.insert(key, game);
             }
         }
         self.0 = kept;
         if selected.omitted > 0 {
-            diagnostics.push(lsp::Diagnostic {
+            message.push(&lsp::Diagnostic {
                 severity: Some(DiagnosticSeverity::INFORMATION),
                 source: Some("pgn-lsp".to_owned()),
                 message: format!(
@@ -163,8 +196,9 @@ impl ConvertedGames {
                 ),
                 ..lsp::Diagnostic::default()
             });
+            count += 1;
         }
-        diagnostics
+        count
     }
 }
 
@@ -179,13 +213,21 @@ mod tests {
                         [Event \"b\"]\n\n1. d4 {é♘𝄞} 1. d5 1/2\n\n1. c4 c5 2. Qxf7 *\n";
 
     /// What a publish gives without the cache.
-    fn fresh(
+    fn fresh(doc: &Snapshot, uri: &Url, encoding: PositionEncoding, limit: usize) -> Vec<u8> {
+        kept(&mut ConvertedGames::default(), doc, uri, encoding, limit)
+    }
+
+    /// What a publish gives with `cache`.
+    fn kept(
+        cache: &mut ConvertedGames,
         doc: &Snapshot,
         uri: &Url,
         encoding: PositionEncoding,
         limit: usize,
-    ) -> Vec<lsp::Diagnostic> {
-        ConvertedGames::default().publishable(doc, uri, encoding, limit)
+    ) -> Vec<u8> {
+        let mut message = ArrayMessage::publish_diagnostics(uri, Some(doc.version));
+        cache.publish(doc, uri, encoding, limit, &mut message);
+        message.finish()
     }
 
     proptest! {
@@ -215,7 +257,7 @@ mod tests {
                 };
                 documents.change(&uri, i as i32 + 2, vec![change], encoding);
                 let doc = documents.snapshot(&uri).unwrap();
-                let kept = cache.publishable(&doc, &uri, encoding, limit);
+                let kept = kept(&mut cache, &doc, &uri, encoding, limit);
                 prop_assert_eq!(kept, fresh(&doc, &uri, encoding, limit));
             }
         }

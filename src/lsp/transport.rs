@@ -26,12 +26,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::task::Poll;
 
 use futures::{SinkExt, StreamExt};
-use serde::Serialize;
 use tokio::io::{AsyncRead, AsyncWrite, BufReader};
 use tokio::sync::mpsc::{self, UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tower::Service;
 use tower_lsp::jsonrpc::{Error, ErrorCode, Id, Request, Response};
-use tower_lsp::lsp_types::notification::Notification;
 use tower_lsp::{ClientSocket, Loopback, LspService};
 
 use super::formatting::{FormatRequest, InProgress, cancelled_id};
@@ -62,8 +60,8 @@ impl ShutdownFlag {
 /// client that reads slowly slows the publishing down (which then coalesces more edits).
 const NOTIFICATIONS_WAITING: usize = 4;
 
-/// The server's own notifications to the client, encoded by their sender from their typed
-/// params (no `serde_json::Value` in between) and written in the order they are sent.
+/// The server's own notifications to the client, encoded by their sender (no
+/// `serde_json::Value` in between) and written in the order they are sent.
 #[derive(Clone)]
 pub struct Notifier(mpsc::Sender<Vec<u8>>);
 
@@ -76,16 +74,10 @@ pub fn notifier() -> (Notifier, Notifications) {
 }
 
 impl Notifier {
-    pub async fn notify<N: Notification>(&self, params: &N::Params) {
-        #[derive(Serialize)]
-        struct Message<'a, P> {
-            jsonrpc: &'static str,
-            method: &'static str,
-            params: &'a P,
-        }
-        let body = message::encode(&Message { jsonrpc: "2.0", method: N::METHOD, params });
+    /// Send a notification encoded as a whole message body; `method` names it in the log.
+    pub async fn send(&self, method: &str, body: Vec<u8>) {
         if self.0.send(body).await.is_err() {
-            tracing::debug!("{} not sent: the output is closed", N::METHOD);
+            tracing::debug!("{method} not sent: the output is closed");
         }
     }
 }

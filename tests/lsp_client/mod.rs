@@ -161,12 +161,15 @@ impl Client {
 
     /// The `publishDiagnostics` of `uri` for `version`, skipping earlier ones.
     pub fn diagnostics(&mut self, uri: &str, version: i64) -> Vec<Value> {
-        let message = self.wait_for(&format!("diagnostics of {uri} version {version}"), |m| {
+        let mut message = self.wait_for(&format!("diagnostics of {uri} version {version}"), |m| {
             m["method"] == "textDocument/publishDiagnostics"
                 && m["params"]["uri"] == uri
                 && m["params"]["version"] == version
         });
-        message["params"]["diagnostics"].as_array().cloned().unwrap_or_default()
+        match message["params"]["diagnostics"].take() {
+            Value::Array(diagnostics) => diagnostics,
+            _ => Vec::new(),
+        }
     }
 
     /// Wait until the server closes its output, then for the process to end.
