@@ -5,11 +5,12 @@
 //! diagnostics are published per document, the most severe first; a note says how many more
 //! there are.
 //!
-//! Converting diagnostics to LSP positions is the costly part of a publish in a large document,
-//! so the conversions of the last publish are kept game by game: a game whose analysis is the
-//! same (an edit elsewhere keeps its `Arc`) and that starts at the start of a line keeps them,
-//! moved by as many lines as were added or removed before it. Only the edited games are
-//! converted again.
+//! Converting diagnostics to LSP positions and encoding them as JSON is the costly part of a
+//! publish in a large document, so the conversions and the JSON of the last publish are kept
+//! game by game: a game whose analysis is the same (an edit elsewhere keeps its `Arc`) and that
+//! starts at the start of a line keeps them, its conversions moved by as many lines as were
+//! added or removed before it (and its JSON then made again). Only the edited games are
+//! converted again; the others cost a copy of their JSON.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
