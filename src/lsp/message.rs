@@ -6,6 +6,9 @@
 //! with escapes, and the `String`). Every other message becomes tower-lsp's `Request` or `Response`,
 //! read as tower-lsp reads them; a message that is neither becomes the JSON-RPC error response it
 //! deserves (-32700 parse error, or -32600 invalid request with the message's id).
+//!
+//! Encoding the messages to the client: a message as a whole (`encode`), or one holding a large
+//! array element by element (`ArrayMessage`: formatting answers, published diagnostics).
 
 use std::borrow::Cow;
 
