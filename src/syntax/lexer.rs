@@ -230,7 +230,7 @@ fn last_closing_quote(line: &[u8]) -> Option<usize> {
 
 /// The tokens of `text`, in order; only ASCII whitespace lies between them.
 pub fn lex(text: &str) -> Lexer<'_> {
-    Lexer { inner: TokenKind::lexer(text), pending: None }
+    Lexer { inner: TokenKind::lexer(text) }
 }
 
 /// The next raw token of a logos lexer: a byte that fits nothing is an `Unknown` token of its
@@ -261,26 +261,37 @@ pub(crate) fn next_token(inner: &mut logos::Lexer<'_, TokenKind>) -> Token {
 /// `Unknown` token.
 pub struct Lexer<'a> {
     inner: logos::Lexer<'a, TokenKind>,
-    pending: Option<Token>,
 }
 
 impl Iterator for Lexer<'_> {
     type Item = Token;
 
     fn next(&mut self) -> Option<Token> {
-        let mut token = self.pending.take().unwrap_or_else(|| next_token(&mut self.inner));
+        let mut token = next_token(&mut self.inner);
         if token.kind == TokenKind::Unknown {
-            loop {
-                let next = next_token(&mut self.inner);
-                if next.kind == TokenKind::Unknown && next.range.start == token.range.end {
-                    token.range.end = next.range.end;
-                } else {
-                    self.pending = Some(next);
-                    break;
-                }
-            }
+            self.extend_unknown(&mut token);
         }
         (token.kind != TokenKind::Eof).then_some(token)
+    }
+}
+
+impl Lexer<'_> {
+    /// Grows an `Unknown` token over the `Unknown` tokens right after it. It looks ahead on a
+    /// copy of the logos lexer, so no token is held back between calls: a held-back
+    /// `Option<Token>`, written and read back on every call, cost a stalled load per token
+    /// (`perf` put two thirds of the lexer's samples on it; without it the lexer reads TWIC 1389
+    /// about 1.4 times as fast).
+    #[cold]
+    fn extend_unknown(&mut self, token: &mut Token) {
+        loop {
+            let mut ahead = self.inner.clone();
+            let next = next_token(&mut ahead);
+            if next.kind != TokenKind::Unknown || next.range.start != token.range.end {
+                return;
+            }
+            token.range.end = next.range.end;
+            self.inner = ahead;
+        }
     }
 }
 
@@ -348,6 +359,7 @@ mod tests {
                 (Symbol, "e5")
             ]
         );
+        assert_eq!(kinds("~e4~~"), vec![(Unknown, "~"), (Symbol, "e4"), (Unknown, "~~")]);
     }
 
     #[test]
