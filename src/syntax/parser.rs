@@ -165,8 +165,8 @@ impl<'a> Parser<'a> {
     /// Read the tag-pair token under the cursor as the tokens it is made of: `[`, the name, the
     /// value and `]`.
     fn split_tag_pair(&mut self) {
-        let parts = PlainTagPair::of(self.tok().range, self.src);
         let r = self.tok().range;
+        let parts = PlainTagPair::of(r, self.src);
         let token = |kind, range| Token { kind, range };
         self.held =
             HeldToken::new(token(TokenKind::LBracket, TextRange::new(r.start, r.start + 1)));
