@@ -67,7 +67,10 @@ async fn publish_loop(sources: Sources, mut changed: UnboundedReceiver<Url>) {
         }
         for uri in batch {
             let started = Instant::now();
-            let (message, count, version) = match sources.documents.snapshot(&uri) {
+            let doc = sources.documents.snapshot(&uri);
+            let version = doc.as_ref().map(|doc| doc.version);
+            let mut message = ArrayMessage::publish_diagnostics(&uri, version);
+            let count = match doc {
                 Some(doc) => {
                     let limit = sources
                         .settings
@@ -75,21 +78,18 @@ async fn publish_loop(sources: Sources, mut changed: UnboundedReceiver<Url>) {
                         .unwrap_or_else(PoisonError::into_inner)
                         .diagnostics
                         .limit;
-                    let version = Some(doc.version);
                     let cache = converted.entry(uri.clone()).or_default();
-                    let encode = || {
-                        let mut message = ArrayMessage::publish_diagnostics(&uri, version);
-                        let count =
-                            cache.publish(&doc, &uri, sources.encoding, limit, &mut message);
-                        (message, count)
-                    };
-                    let (message, count) = guard::catch("converting diagnostics", encode)
-                        .unwrap_or_else(|_| (ArrayMessage::publish_diagnostics(&uri, version), 0));
-                    (message, count, version)
+                    let encode =
+                        || cache.publish(&doc, &uri, sources.encoding, limit, &mut message);
+                    guard::catch("converting diagnostics", encode).unwrap_or_else(|_| {
+                        // Whatever was pushed before the failure is not published.
+                        message.clear();
+                        0
+                    })
                 }
                 None => {
                     converted.remove(&uri);
-                    (ArrayMessage::publish_diagnostics(&uri, None), 0, None)
+                    0
                 }
             };
             let converted_in = started.elapsed();

@@ -697,7 +697,9 @@ impl<'a> Parser<'a> {
             TokenKind::Reserved => self.unexpected(t, "\"<\" and \">\" are reserved (§7)"),
             TokenKind::Unknown => {
                 let mut t = t;
-                while self.tok().kind == TokenKind::Unknown && self.tok().range.start == t.range.end
+                while let next = self.tok()
+                    && next.kind == TokenKind::Unknown
+                    && next.range.start == t.range.end
                 {
                     t.range.end = self.bump().range.end;
                 }
@@ -767,8 +769,9 @@ impl<'a> Parser<'a> {
     #[inline(always)]
     fn move_number(&mut self, first: Token) {
         let mut range = first.range;
-        if self.tok().kind == TokenKind::Dots
-            && !self.src[range.end as usize..self.tok().range.start as usize].contains(['\n', '\r'])
+        let next = self.tok();
+        if next.kind == TokenKind::Dots
+            && !self.src[range.end as usize..next.range.start as usize].contains(['\n', '\r'])
         {
             range = range.cover(self.bump().range);
         }
