@@ -106,14 +106,10 @@ impl Input {
     }
 }
 
-/// Run the binary once with `args` (`threads`: the size of its rayon pool, for commands without
-/// `--jobs`); the time from its start to its exit.
-fn run_binary(args: &[&str], threads: Option<usize>) -> Duration {
+/// Run the binary once with `args`; the time from its start to its exit.
+fn run_binary(args: &[&str]) -> Duration {
     let mut command = Command::new(BINARY);
     command.args(args).stdout(Stdio::null()).stderr(Stdio::null());
-    if let Some(n) = threads {
-        command.env("RAYON_NUM_THREADS", n.to_string());
-    }
     let (elapsed, status) = time(|| command.status().expect("run pgn-lsp"));
     // check: 0 or 1 (errors found); fmt --check: 0 or 1 (would change).
     assert!(matches!(status.code(), Some(0 | 1)), "pgn-lsp {args:?}: {status}");
@@ -157,13 +153,11 @@ fn measure(figure: Figure, input: &Input, anchor: &Path) -> Option<Duration> {
             })
             .0
         }
-        Figure::CheckOneThread => {
-            run_binary(&["check", "--jobs", "1", "--format", "json", path], None)
-        }
+        Figure::CheckOneThread => run_binary(&["check", "--jobs", "1", "--format", "json", path]),
         Figure::CheckAllCores => {
-            run_binary(&["check", "--jobs", &cores.to_string(), "--format", "json", path], None)
+            run_binary(&["check", "--jobs", &cores.to_string(), "--format", "json", path])
         }
-        Figure::FmtOneThread => run_binary(&["fmt", "--check", path], Some(1)),
+        Figure::FmtOneThread => run_binary(&["fmt", "--check", "--jobs", "1", path]),
         Figure::AnchorStats => return run_anchor(anchor, "stats", &input.path),
         Figure::AnchorValidate => return run_anchor(anchor, "validate", &input.path),
     })

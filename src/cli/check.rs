@@ -91,14 +91,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
         println!("{} ({}): {}", code.as_str(), code.default_severity().as_str(), code.summary());
         return ExitCode::SUCCESS;
     }
-    let threads = args.jobs.map_or(0, NonZeroUsize::get);
-    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(pool) => pool.install(|| check_files(&args)),
-        Err(e) => {
-            eprintln!("pgn-lsp: cannot start {threads} worker threads: {e}");
-            ExitCode::from(EXIT_USAGE)
-        }
-    }
+    super::workers::run_with(args.jobs, || check_files(&args))
 }
 
 /// How every game is checked and printed.

@@ -18,6 +18,7 @@
 use std::borrow::Cow;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
+use std::num::NonZeroUsize;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -53,6 +54,9 @@ pub struct FmtArgs {
     /// moves need), no comments, NAGs or variations (deletes them).
     #[arg(long)]
     pub reduced: bool,
+    /// Worker threads (default: one per core; 1 formats on a single core).
+    #[arg(short, long, value_name = "N")]
+    pub jobs: Option<NonZeroUsize>,
 }
 
 impl FmtArgs {
@@ -72,11 +76,15 @@ impl FmtArgs {
 }
 
 pub fn run(args: FmtArgs) -> ExitCode {
+    super::workers::run_with(args.jobs, || format_files(&args))
+}
+
+fn format_files(args: &FmtArgs) -> ExitCode {
     let mut finder = ConfigFinder::default();
     let mut would_change = false;
     let mut failed = false;
     for file in &args.files {
-        match format_file(&args, &mut finder, file) {
+        match format_file(args, &mut finder, file) {
             Ok(changed) => would_change |= changed,
             Err(Failure::BrokenPipe) => break,
             Err(Failure::Message(message)) => {

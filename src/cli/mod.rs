@@ -12,6 +12,7 @@ pub mod input;
 mod json;
 mod progress;
 mod tally;
+mod workers;
 
 use std::process::ExitCode;
 

@@ -199,3 +199,26 @@ fn games_with_structural_errors_are_kept_and_reported_with_their_line() {
         "[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1.e4 {open\n\n[Event \"c\"]\n\n1. d4 *\n\n";
     assert_eq!(fs::read_to_string(dir.path().join("g.pgn")).unwrap(), expected);
 }
+
+/// Many games, several batches: the output is the same on one worker (the calling thread) as
+/// on several, in file order; `--jobs 0` is a usage error.
+#[test]
+fn jobs_set_the_workers_and_keep_file_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let input: String =
+        (1..=4500).map(|i| format!("[Event \"{i}\"]\n\n1.e4 e5 {{{i}}} *\n\n")).collect();
+    let one = pgn_lsp(&["fmt", "--jobs", "1"], dir.path(), input.as_bytes());
+    let three = pgn_lsp(&["fmt", "-j", "3"], dir.path(), input.as_bytes());
+    assert_eq!(one.status.code(), Some(0), "{}", text(&one.stderr));
+    assert_eq!(three.status.code(), Some(0), "{}", text(&three.stderr));
+    assert_eq!(one.stdout, three.stdout);
+    let events: Vec<&str> = text(&one.stdout)
+        .lines()
+        .filter_map(|line| line.strip_prefix("[Event \"")?.strip_suffix("\"]"))
+        .collect();
+    let expected: Vec<String> = (1..=4500).map(|i| i.to_string()).collect();
+    assert_eq!(events, expected);
+    assert!(text(&one.stdout).contains("1. e4 e5 { 4500 } *"), "{}", text(&one.stdout));
+    let zero = pgn_lsp(&["fmt", "--jobs", "0"], dir.path(), b"");
+    assert_eq!(zero.status.code(), Some(2));
+}
