@@ -134,7 +134,7 @@ pub(crate) fn write_number(out: &mut String, n: u32) {
 
 /// Printing characters in `text` (§8.2.1 counts characters, not bytes).
 pub(crate) fn width(text: &str) -> usize {
-    if text.is_ascii() { text.len() } else { text.chars().count() }
+    crate::text::char_count(text)
 }
 
 #[cfg(test)]

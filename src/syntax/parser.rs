@@ -16,7 +16,7 @@ use super::diagnostic::{Code, Diagnostic, PerCodeLimit, excerpt};
 use super::first_tags::FirstTags;
 use super::lexer::{Token, TokenKind, at_line_start, is_tag_line, next_token};
 use super::tree::{Game, Node, NodeKind, Tag, TagSectionNote};
-use crate::text::{TextEdit, TextRange, first_space};
+use crate::text::{TextEdit, TextRange, char_count, first_space};
 
 /// The longest line and string the import format allows (§4.3, §7).
 const IMPORT_LIMIT: usize = 255;
@@ -504,7 +504,7 @@ impl<'a> Parser<'a> {
         let raw = self.text(r);
         let inner = &raw[1..if is_closed_string(raw) { raw.len() - 1 } else { raw.len() }];
         if inner.len() > IMPORT_LIMIT {
-            let chars = inner.chars().count();
+            let chars = char_count(inner);
             if chars > IMPORT_LIMIT {
                 self.error(
                     Code::StringTooLong,
@@ -883,8 +883,7 @@ impl<'a> Parser<'a> {
             let line_end = memchr::memchr(b'\n', &bytes[past_window..])
                 .map_or(bytes.len(), |i| past_window + i);
             let line = text[line_start..line_end].trim_end_matches('\r');
-            // Checking for ASCII is several times faster than counting characters.
-            let chars = if line.is_ascii() { line.len() } else { line.chars().count() };
+            let chars = char_count(line);
             if chars > IMPORT_LIMIT {
                 long_lines += 1;
                 first.get_or_insert((TextRange::from(line_start..line_start + line.len()), chars));

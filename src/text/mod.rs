@@ -1,11 +1,13 @@
 //! Plain text: byte ranges, line/column conversion in UTF-8, UTF-16 and UTF-32 units, text
-//! edits and minimal diffs, space searches. Knows nothing about PGN.
+//! edits and minimal diffs, space searches, character counts. Knows nothing about PGN.
 
+mod chars;
 mod diff;
 mod line_index;
 mod range;
 mod spaces;
 
+pub use chars::char_count;
 pub use diff::minimal_edit;
 pub use line_index::{LineCol, LineIndex, PositionEncoding};
 pub use range::{TextEdit, TextRange};
