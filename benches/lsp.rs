@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use common::read_pgn;
 
-use lsp_client::{Client, position, vscode_capabilities};
+use lsp_client::{Client, vscode_capabilities};
 use serde_json::{Value, json};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_pgn-lsp");
@@ -133,7 +133,12 @@ fn memory(pid: u32) -> Option<(u64, u64)> {
 
 struct Session {
     client: Client,
+    /// The document as opened; the server's copy also has the spaces inserted since.
     text: String,
+    /// Where each line of `text` starts.
+    line_starts: Vec<usize>,
+    /// The offsets in `text` at which a space was inserted.
+    inserted: Vec<usize>,
     version: i64,
 }
 
@@ -147,12 +152,34 @@ impl Session {
         let started = Instant::now();
         client.open(URI, &text);
         let diagnostics = client.diagnostics(URI, 1).len();
-        (Session { client, text, version: 1 }, started.elapsed(), diagnostics)
+        let elapsed = started.elapsed();
+        let line_starts =
+            std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        let session = Session { client, text, line_starts, inserted: Vec::new(), version: 1 };
+        (session, elapsed, diagnostics)
     }
 
-    /// Insert one space at `offset`; the time until its diagnostics arrive.
+    /// The UTF-16 position, in the server's copy, of the place at `offset` in `text`: the
+    /// spaces inserted before it on its line move it on. Found from the line starts, so that
+    /// preparing an edit does not read the document up to it (which an editor does not do
+    /// either, and which would leave the caches cold for the measured part).
+    fn position(&self, offset: usize) -> Value {
+        let line = self.line_starts.partition_point(|&start| start <= offset) - 1;
+        let start = self.line_starts[line];
+        let inserted = self.inserted.iter().filter(|&&at| (start..offset).contains(&at)).count();
+        let character = self.text[start..offset].encode_utf16().count() + inserted;
+        json!({ "line": line, "character": character })
+    }
+
+    /// The length of the server's copy.
+    fn len(&self) -> usize {
+        self.text.len() + self.inserted.len()
+    }
+
+    /// Insert one space at the place at `offset` in `text`; the time until its diagnostics
+    /// arrive.
     fn insert_space(&mut self, offset: usize) -> Duration {
-        let at = position(&self.text, offset, "utf-16");
+        let at = self.position(offset);
         self.version += 1;
         let change = json!({
             "textDocument": { "uri": URI, "version": self.version },
@@ -164,7 +191,7 @@ impl Session {
         // The time until the client holds the decoded diagnostics; freeing them is not part of it.
         let elapsed = started.elapsed();
         drop(diagnostics);
-        self.text.insert(offset, ' ');
+        self.inserted.push(offset);
         elapsed
     }
 
@@ -178,7 +205,7 @@ impl Session {
 
     /// The time to format the game holding `offset` (range formatting of an empty range).
     fn format_game(&mut self, offset: usize) -> Duration {
-        let at = position(&self.text, offset, "utf-16");
+        let at = self.position(offset);
         let params = json!({ "textDocument": { "uri": URI }, "range": { "start": at, "end": at },
                              "options": { "tabSize": 4, "insertSpaces": true } });
         let started = Instant::now();
@@ -198,7 +225,7 @@ impl Session {
     }
 
     fn hovers(&mut self, offset: usize, count: usize) -> Vec<Duration> {
-        let at = position(&self.text, offset, "utf-16");
+        let at = self.position(offset);
         let params = json!({ "textDocument": { "uri": URI }, "position": at });
         (0..count)
             .map(|_| {
@@ -246,7 +273,7 @@ fn main() {
     let (mut small_session, _, small_diagnostics) = Session::open(small, args.limit, &small_log);
     let mut small_edits = small_session.edits(args.edits);
 
-    let size = session.text.len() as f64;
+    let size = session.len() as f64;
     let (edit50, edit99) = (percentile(&mut edits, 0.5), percentile(&mut edits, 0.99));
     let small50 = percentile(&mut small_edits, 0.5);
     println!(
