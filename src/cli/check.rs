@@ -3,7 +3,6 @@
 //! or a warning with `--deny-warnings`) or 2 (a usage or I/O error).
 
 use std::io::{self, IsTerminal, Write};
-use std::num::NonZeroUsize;
 use std::process::ExitCode;
 
 use super::batches::{ParsedGame, for_each_batch};
@@ -14,6 +13,7 @@ use super::input::{Encoding, Input, Source};
 use super::json;
 use super::progress::Progress;
 use super::tally::Tally;
+use super::workers::Workers;
 use super::{EXIT_FAILURE, EXIT_USAGE};
 use crate::syntax::{Code, Diagnostic, Severity};
 use crate::text::TextRange;
@@ -35,9 +35,8 @@ pub struct CheckArgs {
     /// Never report this diagnostic code (repeat it, or separate codes with commas).
     #[arg(long, value_name = "CODE", value_delimiter = ',', value_parser = parse_code)]
     pub ignore: Vec<Code>,
-    /// Worker threads (default: one per core; 1 checks on a single core).
-    #[arg(short, long, value_name = "N")]
-    pub jobs: Option<NonZeroUsize>,
+    #[command(flatten)]
+    pub workers: Workers,
     /// When to colour the output (`auto`: when standard output is a terminal and NO_COLOR is
     /// not set).
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
@@ -91,7 +90,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
         println!("{} ({}): {}", code.as_str(), code.default_severity().as_str(), code.summary());
         return ExitCode::SUCCESS;
     }
-    super::workers::run_with(args.jobs, || check_files(&args))
+    args.workers.run(|| check_files(&args))
 }
 
 /// How every game is checked and printed.

@@ -18,7 +18,6 @@
 use std::borrow::Cow;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
-use std::num::NonZeroUsize;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -28,6 +27,7 @@ use super::EXIT_USAGE;
 use super::batches::for_each_batch;
 use super::config::{ConfigFinder, MIN_LINE_WIDTH};
 use super::input::{Input, Source};
+use super::workers::Workers;
 use crate::fmt::{Buffers, FormatOptions, FormattedGame, GameOutput, Joiner, KeepReason};
 
 #[derive(clap::Args)]
@@ -54,9 +54,8 @@ pub struct FmtArgs {
     /// moves need), no comments, NAGs or variations (deletes them).
     #[arg(long)]
     pub reduced: bool,
-    /// Worker threads (default: one per core; 1 formats on a single core).
-    #[arg(short, long, value_name = "N")]
-    pub jobs: Option<NonZeroUsize>,
+    #[command(flatten)]
+    pub workers: Workers,
 }
 
 impl FmtArgs {
@@ -76,7 +75,7 @@ impl FmtArgs {
 }
 
 pub fn run(args: FmtArgs) -> ExitCode {
-    super::workers::run_with(args.jobs, || format_files(&args))
+    args.workers.run(|| format_files(&args))
 }
 
 fn format_files(args: &FmtArgs) -> ExitCode {

@@ -3,9 +3,9 @@
 /// The number of characters in `text`; its length when it is ASCII.
 ///
 /// std's `is_ascii` checks whole blocks of 64 bytes and then what is left a byte at a time, in a
-/// loop whose exit the processor mispredicts: on the long lines of engine logs (the only long
-/// texts counted) that tail cost several times the blocks. Here what is left is checked as one
-/// more block, the last 64 bytes, which overlaps the one before it.
+/// loop whose exit the processor mispredicts: on the long lines of engine logs that tail cost
+/// several times the blocks. Here what is left is checked as one more block, the last 64 bytes,
+/// which overlaps the one before it (text shorter than a block is checked by `is_ascii` alone).
 pub fn char_count(text: &str) -> usize {
     let bytes = text.as_bytes();
     let ascii = match bytes.len() {
