@@ -11,13 +11,17 @@ use super::game_list::{Entry, GameList};
 use super::guard;
 use crate::chess;
 use crate::syntax::{Diagnostic, Edit, Game, GameStarts, TextSource, parse_games, reparse};
-use crate::text::TextRange;
+use crate::text::{self, TextRange};
 
 /// What is known about one game. Ranges are relative to the game's start.
 #[derive(Debug, PartialEq)]
 pub struct GameAnalysis {
     /// The game's length in bytes.
     pub len: u32,
+    /// The line breaks in the game's text (`\n`, `\r\n` or a lone `\r`).
+    pub line_breaks: u32,
+    /// Whether the text ends with a line break, so that the next game starts a line.
+    pub ends_line: bool,
     /// Syntax and chess diagnostics, in text order.
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -37,6 +41,8 @@ pub struct SelectedDiagnostics {
 #[derive(Debug)]
 pub struct SelectedGame {
     pub start: u32,
+    /// The line the game starts, when it starts at the start of a line.
+    pub first_line: Option<u32>,
     pub game: Arc<GameAnalysis>,
     /// Indices into `game.diagnostics`, in text order.
     pub chosen: Vec<usize>,
@@ -61,7 +67,11 @@ impl GameAnalysis {
             diagnostics.extend(analysis.diagnostics);
         }
         diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
-        GameAnalysis { len: game.len, diagnostics }
+        // A game after the first starts at its first token or at the blanks before it on its
+        // line, never inside a line break: the breaks of a document are those of its games.
+        let line_breaks = text::line_break_count(src);
+        let ends_line = src.ends_with(['\n', '\r']);
+        GameAnalysis { len: game.len, line_breaks, ends_line, diagnostics }
     }
 }
 
@@ -188,14 +198,18 @@ impl DocumentAnalysis {
         };
         let mut omitted: usize = totals.iter().sum();
         let mut games = Vec::new();
+        // The line at `start`, and whether `start` starts it.
+        let (mut line, mut starts_line) = (0, true);
         for (chunk_start, chunk) in self.games.chunks() {
             if !holds_chosen(&chunk.severity_counts, quota) {
+                (line, starts_line) = (line + chunk.line_breaks, chunk.ends_line);
                 continue;
             }
             let mut start = chunk_start;
             for entry in &chunk.entries {
-                let game_start = start;
+                let (game_start, first_line) = (start, starts_line.then_some(line));
                 start += entry.len;
+                (line, starts_line) = (line + entry.line_breaks, entry.ends_line);
                 if !holds_chosen(&entry.severity_counts, quota) {
                     continue;
                 }
@@ -211,7 +225,12 @@ impl DocumentAnalysis {
                     chosen.push(i);
                 }
                 omitted -= chosen.len();
-                games.push(SelectedGame { start: game_start, game: Arc::clone(game), chosen });
+                games.push(SelectedGame {
+                    start: game_start,
+                    first_line,
+                    game: Arc::clone(game),
+                    chosen,
+                });
             }
         }
         SelectedDiagnostics { games, omitted }
@@ -220,7 +239,10 @@ impl DocumentAnalysis {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
+    use crate::text::{LineIndex, PositionEncoding};
 
     const TWO: &str = "[Event \"a\"]\n\n1. e4 e5 1-0\n\n[Event \"b\"]\n\n1. d4 {x 1-0\n";
 
@@ -318,6 +340,57 @@ mod tests {
             assert_eq!(all(&a), all(&fresh));
             let some = |a: &DocumentAnalysis| a.diagnostics(250).diagnostics();
             assert_eq!(some(&a), some(&fresh));
+        }
+    }
+
+    /// The line each game starts, from the line breaks of the games before it, or `None`.
+    fn first_lines(a: &DocumentAnalysis) -> Vec<Option<u32>> {
+        a.diagnostics(usize::MAX).games.iter().map(|g| g.first_line).collect()
+    }
+
+    /// The same from a line index of the whole text.
+    fn first_lines_in(text: &str, a: &DocumentAnalysis) -> Vec<Option<u32>> {
+        let index = LineIndex::new(text);
+        let line_col = |start| index.line_col(text, start, PositionEncoding::Utf8);
+        a.games()
+            .map(|(start, _)| Some(line_col(start)).filter(|p| p.col == 0).map(|p| p.line))
+            .collect()
+    }
+
+    proptest! {
+        /// Games start on the lines a line index of the text gives, whatever the line breaks
+        /// (`\n`, `\r\n`, a lone `\r`) and after edits, including edits that split a `\r\n`.
+        #[test]
+        fn games_start_on_the_lines_of_the_text(
+            parts in proptest::collection::vec(
+                (
+                    prop_oneof![Just("[Event \"a\"]"), Just("1. e4 *"), Just("{c\r\nd} 1-0")],
+                    prop_oneof![Just("\n"), Just("\r\n"), Just("\r"), Just("\r\n\r\n"), Just("\r\r"), Just(" ")],
+                ),
+                1..40,
+            ),
+            edits in proptest::collection::vec(
+                (any::<prop::sample::Index>(), 0..3usize, prop_oneof![Just(""), Just("\n"), Just("\r"), Just("x")]),
+                0..6,
+            ),
+        ) {
+            let mut text: String = parts.iter().flat_map(|&(part, end)| [part, end]).collect();
+            let mut a = DocumentAnalysis::new(&text);
+            // Every game has a diagnostic (missing tags, at least), so every game is selected.
+            prop_assert_eq!(a.diagnostics(usize::MAX).games.len(), a.game_count());
+            prop_assert_eq!(first_lines(&a), first_lines_in(&text, &a));
+            for (at, removed, inserted) in edits {
+                let start = at.index(text.len() + 1);
+                let end = (start + removed).min(text.len());
+                let edit = Edit {
+                    old_start: start as u32,
+                    old_end: end as u32,
+                    inserted_len: inserted.len() as u32,
+                };
+                text.replace_range(start..end, inserted);
+                a.apply_edit(&text.as_str(), edit);
+                prop_assert_eq!(first_lines(&a), first_lines_in(&text, &a));
+            }
         }
     }
 }

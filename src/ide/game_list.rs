@@ -15,11 +15,13 @@ use crate::syntax::GameStarts;
 /// many games to place.
 const CHUNK: usize = 64;
 
-/// A game in the list: its analysis, with its length and its number of diagnostics of each
-/// severity copied inline.
+/// A game in the list: its analysis, with its length, its line breaks and its number of
+/// diagnostics of each severity copied inline.
 #[derive(Clone, Debug)]
 pub(crate) struct Entry {
     pub len: u32,
+    pub line_breaks: u32,
+    pub ends_line: bool,
     /// Indexed by `Severity as usize`.
     pub severity_counts: [u32; SEVERITIES],
     pub analysis: Arc<GameAnalysis>,
@@ -31,7 +33,13 @@ impl Entry {
         for d in &analysis.diagnostics {
             severity_counts[d.severity as usize] += 1;
         }
-        Entry { len: analysis.len, severity_counts, analysis: Arc::new(analysis) }
+        Entry {
+            len: analysis.len,
+            line_breaks: analysis.line_breaks,
+            ends_line: analysis.ends_line,
+            severity_counts,
+            analysis: Arc::new(analysis),
+        }
     }
 }
 
@@ -40,6 +48,9 @@ impl Entry {
 pub(crate) struct Chunk {
     pub entries: Vec<Entry>,
     pub len: u32,
+    pub line_breaks: u32,
+    /// Whether the last game ends with a line break.
+    pub ends_line: bool,
     pub severity_counts: [u32; SEVERITIES],
 }
 
@@ -51,7 +62,13 @@ impl Chunk {
                 *total += count;
             }
         }
-        Chunk { len: entries.iter().map(|e| e.len).sum(), severity_counts, entries }
+        Chunk {
+            len: entries.iter().map(|e| e.len).sum(),
+            line_breaks: entries.iter().map(|e| e.line_breaks).sum(),
+            ends_line: entries.last().is_some_and(|e| e.ends_line),
+            severity_counts,
+            entries,
+        }
     }
 }
 
@@ -203,7 +220,7 @@ mod tests {
     use crate::syntax::GameOffsets;
 
     fn entry(len: u32) -> Entry {
-        Entry::new(GameAnalysis { len, diagnostics: Vec::new() })
+        Entry::new(GameAnalysis { len, line_breaks: 0, ends_line: false, diagnostics: Vec::new() })
     }
 
     fn lens(list: &GameList) -> Vec<u32> {

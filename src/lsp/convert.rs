@@ -86,14 +86,6 @@ impl Positions<'_> {
         lsp::Position::new(line as u32, col as u32)
     }
 
-    /// The line that starts at byte `offset`, if one does: what [`Positions::position`] gives
-    /// when its column is 0, in two lookups instead of five.
-    pub fn line_starting_at(&self, offset: usize) -> Option<u32> {
-        let rope = self.rope;
-        let line = rope.byte_to_line(offset.min(rope.len_bytes()));
-        (rope.line_to_byte(line) == offset).then_some(line as u32)
-    }
-
     pub fn range(&self, range: TextRange) -> lsp::Range {
         lsp::Range::new(self.position(range.start as usize), self.position(range.end as usize))
     }
@@ -255,22 +247,6 @@ mod tests {
         assert_eq!(p.position(text.len() + 10), lsp::Position::new(2, 1));
         // An offset inside a char maps to the char's start.
         assert_eq!(p.position(2), lsp::Position::new(0, 1));
-    }
-
-    #[test]
-    fn lines_start_where_positions_have_column_zero() {
-        let text = "a\r\n\r\nb\rc\n\u{e9}\n";
-        let rope = Rope::from_str(text);
-        for encoding in ENCODINGS {
-            let p = Positions { rope: &rope, encoding };
-            for offset in
-                (0..=text.len() + 1).filter(|&o| o > text.len() || text.is_char_boundary(o))
-            {
-                let pos = p.position(offset);
-                let expected = (pos.character == 0 && offset <= text.len()).then_some(pos.line);
-                assert_eq!(p.line_starting_at(offset), expected, "{offset}");
-            }
-        }
     }
 
     #[test]

@@ -39,6 +39,21 @@ pub struct LineCol {
     pub col: u32,
 }
 
+/// The number of line breaks in `text`: `\n`, `\r\n` and a lone `\r` each count once (a `\r`
+/// at the end counts, so a text that ends with one must not be followed by a `\n`).
+pub fn line_break_count(text: &str) -> u32 {
+    line_break_ends(text).count() as u32
+}
+
+/// The offset after each line break of `text`.
+fn line_break_ends(text: &str) -> impl Iterator<Item = usize> + '_ {
+    let bytes = text.as_bytes();
+    memchr::memchr2_iter(b'\n', b'\r', bytes).filter_map(|i| {
+        let crlf = bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n');
+        (!crlf).then_some(i + 1)
+    })
+}
+
 /// Start offsets of every line of a text.
 #[derive(Clone, Debug)]
 pub struct LineIndex {
@@ -48,12 +63,8 @@ pub struct LineIndex {
 
 impl LineIndex {
     pub fn new(text: &str) -> Self {
-        let bytes = text.as_bytes();
         let mut line_starts = vec![0];
-        line_starts.extend(memchr::memchr2_iter(b'\n', b'\r', bytes).filter_map(|i| {
-            let crlf = bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n');
-            (!crlf).then_some(i as u32 + 1)
-        }));
+        line_starts.extend(line_break_ends(text).map(|end| end as u32));
         LineIndex { line_starts, len: text.len() as u32 }
     }
 

@@ -9,6 +9,6 @@ mod spaces;
 
 pub use chars::char_count;
 pub use diff::minimal_edit;
-pub use line_index::{LineCol, LineIndex, PositionEncoding};
+pub use line_index::{LineCol, LineIndex, PositionEncoding, line_break_count};
 pub use range::{TextEdit, TextRange};
 pub use spaces::{first_space, last_space};
