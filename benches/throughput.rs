@@ -1,5 +1,5 @@
-//! Throughput benchmark: the lexer, the syntax layer, the chess analysis, `pgn-lsp check` on one
-//! thread and on all cores, and `pgn-lsp fmt`, each on real PGN and next to the reference stack,
+//! Throughput benchmark: the lexer, the syntax layer, the chess analysis, `pgn-lsp check` and
+//! `pgn-lsp fmt` on one thread and on all cores, each on real PGN and next to the reference stack,
 //! pgn-reader + shakmaty, on the same file in the same run (`../shared/bench/anchor.sh`, or the
 //! script `--anchor` names). One line per figure, with the ratio to the reference (above 1:
 //! pgn-lsp is faster).
@@ -68,11 +68,12 @@ enum Figure {
     CheckOneThread,
     CheckAllCores,
     FmtOneThread,
+    FmtAllCores,
     AnchorStats,
     AnchorValidate,
 }
 
-const FIGURES: [Figure; 8] = [
+const FIGURES: [Figure; 9] = [
     Figure::AnchorStats,
     Figure::AnchorValidate,
     Figure::Lexer,
@@ -81,6 +82,7 @@ const FIGURES: [Figure; 8] = [
     Figure::CheckOneThread,
     Figure::CheckAllCores,
     Figure::FmtOneThread,
+    Figure::FmtAllCores,
 ];
 
 /// A file to measure: its text, and a plain file on disk for the processes.
@@ -158,6 +160,7 @@ fn measure(figure: Figure, input: &Input, anchor: &Path) -> Option<Duration> {
             run_binary(&["check", "--jobs", &cores.to_string(), "--format", "json", path])
         }
         Figure::FmtOneThread => run_binary(&["fmt", "--check", "--jobs", "1", path]),
+        Figure::FmtAllCores => run_binary(&["fmt", "--check", "--jobs", &cores.to_string(), path]),
         Figure::AnchorStats => return run_anchor(anchor, "stats", &input.path),
         Figure::AnchorValidate => return run_anchor(anchor, "validate", &input.path),
     })
@@ -172,6 +175,9 @@ fn label(figure: Figure, cores: usize) -> (String, Option<Figure>) {
         Figure::CheckOneThread => ("check --jobs 1".into(), Some(Figure::AnchorValidate)),
         Figure::CheckAllCores => (format!("check --jobs {cores}"), Some(Figure::AnchorValidate)),
         Figure::FmtOneThread => ("fmt --check, 1 thread".into(), Some(Figure::AnchorValidate)),
+        Figure::FmtAllCores => {
+            (format!("fmt --check, {cores} threads"), Some(Figure::AnchorValidate))
+        }
         Figure::AnchorStats => ("anchor stats".into(), None),
         Figure::AnchorValidate => ("anchor validate".into(), None),
     }

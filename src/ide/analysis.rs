@@ -365,12 +365,19 @@ mod tests {
             parts in proptest::collection::vec(
                 (
                     prop_oneof![Just("[Event \"a\"]"), Just("1. e4 *"), Just("{c\r\nd} 1-0")],
-                    prop_oneof![Just("\n"), Just("\r\n"), Just("\r"), Just("\r\n\r\n"), Just("\r\r"), Just(" ")],
+                    prop_oneof![
+                        Just("\n"), Just("\r\n"), Just("\r"), Just("\r\n\r\n"), Just("\r\r"),
+                        Just(" ")
+                    ],
                 ),
                 1..40,
             ),
             edits in proptest::collection::vec(
-                (any::<prop::sample::Index>(), 0..3usize, prop_oneof![Just(""), Just("\n"), Just("\r"), Just("x")]),
+                (
+                    any::<prop::sample::Index>(),
+                    0..3usize,
+                    prop_oneof![Just(""), Just("\n"), Just("\r"), Just("x")],
+                ),
                 0..6,
             ),
         ) {
