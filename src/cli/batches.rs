@@ -12,19 +12,24 @@
 //! of a few segments whatever the size of the file.
 //!
 //! Lines are counted only where a game's first line is asked for (to print its diagnostics),
-//! from the last line known, and, on several workers, at the start of each segment.
+//! from the last line known; on several workers, the first game of a window that asks has the
+//! start lines of all the window's segments counted, so that no segment counts from far before
+//! its start. Where no game asks (`fmt`, or `check` on a file without diagnostics), no line is
+//! counted.
 
 use std::cell::Cell;
+use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
 use crate::syntax::{Game, is_tag_line, parse_game};
 use crate::text::TextRange;
 
-/// Segments are about this long, or shorter in short texts, so that every worker has several.
-const SEGMENT_BYTES: usize = 1 << 20;
+/// Segments are about this long, or shorter in short texts, so that every worker has several
+/// (in unit tests, short enough that a test's text makes many windows).
+const SEGMENT_BYTES: usize = if cfg!(test) { 4 << 10 } else { 1 << 20 };
 /// The shortest segment worth a task of its own.
-const MIN_SEGMENT_BYTES: usize = 16 << 10;
+const MIN_SEGMENT_BYTES: usize = if cfg!(test) { 1 << 10 } else { 16 << 10 };
 /// The most games a segment holds the results of: a text of tiny games with no tag line to cut
 /// at (a million `1. e4 *`) would otherwise be one segment whose results, its diagnostics as
 /// printed, can be many times the size of the text.
@@ -58,13 +63,46 @@ impl FirstLine<'_> {
 struct LineCounter<'s> {
     text: &'s str,
     known: Cell<Cursor>,
+    /// The window the segment was parsed in (with the segment's place in it), whose segment
+    /// starts give a line known closer than `known` the first time a line is asked for.
+    window: Cell<Option<(&'s WindowLines<'s>, usize)>>,
 }
 
 impl LineCounter<'_> {
     fn line_at(&self, offset: usize) -> u32 {
+        if let Some((window, segment)) = self.window.take() {
+            self.known.set(window.segment_start(segment));
+        }
         let at = self.known.get().moved_to(offset, self.text);
         self.known.set(at);
         at.line
+    }
+}
+
+/// The lines the segments of a window start on, counted once, when a game of the window first
+/// asks for its line.
+struct WindowLines<'s> {
+    text: &'s str,
+    /// The segments, as `(start, end)`.
+    window: &'s [(usize, usize)],
+    /// A line known at or before the window's start.
+    known: Cursor,
+    starts: OnceLock<Vec<Cursor>>,
+}
+
+impl WindowLines<'_> {
+    fn segment_start(&self, segment: usize) -> Cursor {
+        let starts = self.starts.get_or_init(|| {
+            // Counted on this thread: a parallel count could run here, while it waits, a
+            // segment that asks for these very lines.
+            let mut at = self.known;
+            let starts = self.window.iter().map(|&(start, _)| {
+                at = at.moved_to(start, self.text);
+                at
+            });
+            starts.collect()
+        });
+        starts[segment]
     }
 }
 
@@ -89,14 +127,15 @@ where
     for window in segments.chunks(workers * SEGMENTS_PER_WINDOW) {
         // One worker parses the segments in order, each from where the one before ended, and
         // needs no lines counted ahead.
-        let parsed = if workers > 1 { parse_window(text, window, lines, &handle) } else { vec![] };
+        let window_lines = WindowLines { text, window, known: lines, starts: OnceLock::new() };
+        let parsed = if workers > 1 { parse_window(&window_lines, &handle) } else { vec![] };
         let mut parsed = parsed.into_iter();
         for &(_, end) in window {
             let mut segment = match parsed.next() {
                 Some(segment) if segment.start == next => segment,
                 // The cut was no game boundary (or nothing was parsed ahead): parse from where
                 // the games really are.
-                _ => Segment::parse(text, next, lines, end, &handle),
+                _ => Segment::parse(text, next, lines, None, end, &handle),
             };
             loop {
                 (next, lines) = (segment.end, segment.lines);
@@ -107,39 +146,22 @@ where
                     break;
                 }
                 // The segment stopped at its most games: go on from there.
-                segment = Segment::parse(text, next, lines, end, &handle);
+                segment = Segment::parse(text, next, lines, None, end, &handle);
             }
         }
     }
     Ok(())
 }
 
-/// The segments of `window` parsed in parallel, each at its cut, with their first lines counted
-/// in parallel too (`lines`: a line known before the window).
+/// The segments of a window parsed in parallel, each at its cut.
 fn parse_window<R: Send>(
-    text: &str,
-    window: &[(usize, usize)],
-    lines: Cursor,
+    window: &WindowLines<'_>,
     handle: &(impl Fn(ParsedGame) -> R + Sync),
 ) -> Vec<Segment<R>> {
-    // The line each segment starts on, counted from the line of the first.
-    let breaks: Vec<u32> =
-        window.par_iter().map(|&(start, end)| count_line_breaks(&text[start..end])).collect();
-    let mut start = lines.moved_to(window[0].0, text);
-    let starts: Vec<Cursor> = window
-        .iter()
-        .zip(&breaks)
-        .map(|(&(offset, _), &n)| {
-            let segment_start = Cursor { offset, line: start.line };
-            start.line += n;
-            segment_start
-        })
-        .collect();
-    window
-        .par_iter()
-        .zip(starts)
-        .map(|(&(_, end), start)| Segment::parse(text, start.offset, start, end, handle))
-        .collect()
+    let parse = |(i, &(start, end)): (usize, &(usize, usize))| {
+        Segment::parse(window.text, start, window.known, Some((window, i)), end, handle)
+    };
+    window.window.par_iter().enumerate().map(parse).collect()
 }
 
 /// An offset of the text and the 0-based line it is on.
@@ -175,15 +197,17 @@ struct Segment<R> {
 impl<R> Segment<R> {
     /// Parse and handle the games from `start` (a game boundary, or a cut believed to be one)
     /// until the first game boundary at or past `end`, or until [`MAX_GAMES_PER_SEGMENT`]
-    /// games; `lines` is a line known.
-    fn parse(
-        text: &str,
+    /// games; `lines` is a line known at or before `start`, `window` the window and place of a
+    /// segment parsed ahead.
+    fn parse<'s>(
+        text: &'s str,
         start: usize,
         lines: Cursor,
+        window: Option<(&'s WindowLines<'s>, usize)>,
         end: usize,
         handle: &(impl Fn(ParsedGame) -> R + Sync),
     ) -> Segment<R> {
-        let lines = LineCounter { text, known: Cell::new(lines) };
+        let lines = LineCounter { text, known: Cell::new(lines), window: Cell::new(window) };
         let mut at = start;
         let mut results = Vec::new();
         while at < end && results.len() < MAX_GAMES_PER_SEGMENT {
@@ -295,21 +319,32 @@ mod tests {
             expected.push((range, line));
             line += count_line_breaks(&text.as_str()[range]);
         }
-        for workers in [1, 2, 3] {
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(workers).build().unwrap();
-            let mut seen = Vec::new();
-            let done = pool.install(|| {
-                for_each_batch(
-                    &text,
-                    |g| (g.range, g.first_line.get()),
-                    |results, _| {
-                        seen.extend(results);
-                        Ok::<(), ()>(())
-                    },
-                )
-            });
-            assert_eq!(done, Ok(()));
-            assert!(seen == expected, "{workers} workers");
+        // Every game asks for its line, or one in 97 (many windows then count none, and a
+        // window that does counts from a line known windows before).
+        for asks in [1, 97] {
+            let expected: Vec<_> = expected
+                .iter()
+                .enumerate()
+                .map(|(i, &(range, line))| (range, (i % asks == 0).then_some(line)))
+                .collect();
+            let index =
+                |range: TextRange| expected.partition_point(|&(r, _)| r.start < range.start);
+            for workers in [1, 2, 3] {
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(workers).build().unwrap();
+                let mut seen = Vec::new();
+                let done = pool.install(|| {
+                    for_each_batch(
+                        &text,
+                        |g| (g.range, (index(g.range) % asks == 0).then(|| g.first_line.get())),
+                        |results, _| {
+                            seen.extend(results);
+                            Ok::<(), ()>(())
+                        },
+                    )
+                });
+                assert_eq!(done, Ok(()));
+                assert!(seen == expected, "{workers} workers, one game in {asks} asking");
+            }
         }
     }
 
