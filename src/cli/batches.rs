@@ -77,6 +77,13 @@ impl LineCounter<'_> {
         self.known.set(at);
         at.line
     }
+
+    /// The last line known: the segment's start once its window's lines are counted, if none
+    /// was asked for here.
+    fn last_known(&self) -> Cursor {
+        let counted = self.window.get().and_then(|(window, segment)| window.counted(segment));
+        counted.unwrap_or(self.known.get())
+    }
 }
 
 /// The lines the segments of a window start on, counted once, when a game of the window first
@@ -84,7 +91,7 @@ impl LineCounter<'_> {
 struct WindowLines<'s> {
     text: &'s str,
     /// The segments, as `(start, end)`.
-    window: &'s [(usize, usize)],
+    segments: &'s [(usize, usize)],
     /// A line known at or before the window's start.
     known: Cursor,
     starts: OnceLock<Vec<Cursor>>,
@@ -96,13 +103,18 @@ impl WindowLines<'_> {
             // Counted on this thread: a parallel count could run here, while it waits, a
             // segment that asks for these very lines.
             let mut at = self.known;
-            let starts = self.window.iter().map(|&(start, _)| {
+            let starts = self.segments.iter().map(|&(start, _)| {
                 at = at.moved_to(start, self.text);
                 at
             });
             starts.collect()
         });
         starts[segment]
+    }
+
+    /// The line `segment` starts on, if the window's lines have been counted.
+    fn counted(&self, segment: usize) -> Option<Cursor> {
+        self.starts.get().map(|starts| starts[segment])
     }
 }
 
@@ -125,10 +137,14 @@ where
     let mut lines = Cursor { offset: 0, line: 0 };
     let segments: Vec<(usize, usize)> = cuts.windows(2).map(|cut| (cut[0], cut[1])).collect();
     for window in segments.chunks(workers * SEGMENTS_PER_WINDOW) {
-        // One worker parses the segments in order, each from where the one before ended, and
-        // needs no lines counted ahead.
-        let window_lines = WindowLines { text, window, known: lines, starts: OnceLock::new() };
-        let parsed = if workers > 1 { parse_window(&window_lines, &handle) } else { vec![] };
+        // One worker parses the segments in order, each from where the one before ended.
+        let parsed = if workers > 1 {
+            let window =
+                WindowLines { text, segments: window, known: lines, starts: OnceLock::new() };
+            parse_window(&window, &handle)
+        } else {
+            vec![]
+        };
         let mut parsed = parsed.into_iter();
         for &(_, end) in window {
             let mut segment = match parsed.next() {
@@ -161,7 +177,7 @@ fn parse_window<R: Send>(
     let parse = |(i, &(start, end)): (usize, &(usize, usize))| {
         Segment::parse(window.text, start, window.known, Some((window, i)), end, handle)
     };
-    window.window.par_iter().enumerate().map(parse).collect()
+    window.segments.par_iter().enumerate().map(parse).collect()
 }
 
 /// An offset of the text and the 0-based line it is on.
@@ -217,10 +233,12 @@ impl<R> Segment<R> {
             at = range.end as usize;
             results.push(handle(ParsedGame { game, range, first_line }));
         }
-        Segment { start, end: at, lines: lines.known.get(), results }
+        Segment { start, end: at, lines: lines.last_known(), results }
     }
 }
 
+/// The `\n`s in `text`: the lines of `check`'s messages, as terminals and go-to-line count
+/// them in LF and CRLF files (the server counts a lone `\r` too, as the protocol does).
 fn count_line_breaks(text: &str) -> u32 {
     memchr::memchr_iter(b'\n', text.as_bytes()).count() as u32
 }
