@@ -343,18 +343,20 @@ mod tests {
         }
     }
 
-    /// The line each game starts, from the line breaks of the games before it, or `None`.
-    fn first_lines(a: &DocumentAnalysis) -> Vec<Option<u32>> {
-        a.diagnostics(usize::MAX).games.iter().map(|g| g.first_line).collect()
+    /// The games with diagnostics and the line each starts, from the line breaks of the games
+    /// before it (`None`: not at the start of a line).
+    fn first_lines(a: &DocumentAnalysis) -> Vec<(u32, Option<u32>)> {
+        a.diagnostics(usize::MAX).games.iter().map(|g| (g.start, g.first_line)).collect()
     }
 
     /// The same from a line index of the whole text.
-    fn first_lines_in(text: &str, a: &DocumentAnalysis) -> Vec<Option<u32>> {
+    fn first_lines_in(text: &str, a: &DocumentAnalysis) -> Vec<(u32, Option<u32>)> {
         let index = LineIndex::new(text);
-        let line_col = |start| index.line_col(text, start, PositionEncoding::Utf8);
-        a.games()
-            .map(|(start, _)| Some(line_col(start)).filter(|p| p.col == 0).map(|p| p.line))
-            .collect()
+        let first_line = |start| {
+            let at = index.line_col(text, start, PositionEncoding::Utf8);
+            (start, (at.col == 0).then_some(at.line))
+        };
+        a.diagnostics(usize::MAX).games.iter().map(|g| first_line(g.start)).collect()
     }
 
     proptest! {
@@ -383,7 +385,8 @@ mod tests {
         ) {
             let mut text: String = parts.iter().flat_map(|&(part, end)| [part, end]).collect();
             let mut a = DocumentAnalysis::new(&text);
-            // Every game has a diagnostic (missing tags, at least), so every game is selected.
+            // Every game has a diagnostic (missing tags, at least), so every game is selected;
+            // an edit can leave a game without one (only a comment left), which is then not.
             prop_assert_eq!(a.diagnostics(usize::MAX).games.len(), a.game_count());
             prop_assert_eq!(first_lines(&a), first_lines_in(&text, &a));
             for (at, removed, inserted) in edits {
