@@ -5,6 +5,7 @@ pub mod diagnostic;
 mod first_tags;
 mod incremental;
 mod lexer;
+mod line_lengths;
 mod parser;
 mod tree;
 

@@ -15,11 +15,9 @@
 use super::diagnostic::{Code, Diagnostic, PerCodeLimit, excerpt};
 use super::first_tags::FirstTags;
 use super::lexer::{Token, TokenKind, at_line_start, is_tag_line, next_token};
+use super::line_lengths::{IMPORT_LIMIT, LineLengths};
 use super::tree::{Game, Node, NodeKind, Tag, TagSectionNote};
 use crate::text::{TextEdit, TextRange, char_count, first_space};
-
-/// The longest line and string the import format allows (§4.3, §7).
-const IMPORT_LIMIT: usize = 255;
 
 /// Room for the tags of a typical game, so that their vectors are not regrown tag by tag.
 const TAGS_CAPACITY: usize = 16;
@@ -77,6 +75,7 @@ struct Parser<'a> {
     limit: PerCodeLimit,
     /// The range of the first tag pair of each name so far.
     first_tags: FirstTags<'a>,
+    line_lengths: LineLengths,
 }
 
 /// The token under the parser's cursor, its range kept as one word. The parser writes it once
@@ -137,6 +136,7 @@ impl<'a> Parser<'a> {
             top_moves: 0,
             limit: PerCodeLimit::default(),
             first_tags: FirstTags::with_capacity(TAGS_CAPACITY),
+            line_lengths: LineLengths::default(),
         }
     }
 
@@ -146,10 +146,12 @@ impl<'a> Parser<'a> {
         self.held.get()
     }
 
-    /// Consume the current token and return it.
-    #[inline]
+    /// Consume the current token and return it. Runs for every token: inlined by force, as
+    /// LLVM stopped inlining it once it took in the line-length check.
+    #[inline(always)]
     fn bump(&mut self) -> Token {
         let t = self.tok();
+        self.line_lengths.token(self.src, self.last_significant_end, t.range);
         if t.kind != TokenKind::Whitespace {
             self.last_significant_end = t.range.end;
         }
@@ -811,7 +813,10 @@ impl<'a> Parser<'a> {
             );
         }
         self.game.len = end;
-        self.check_line_lengths(end);
+        let line_lengths = std::mem::take(&mut self.line_lengths);
+        if let Some(long_lines) = line_lengths.finish(self.src, end) {
+            self.push(long_lines);
+        }
         let summaries = std::mem::take(&mut self.limit).summaries();
         self.game.diagnostics.extend(summaries);
         self.game
@@ -860,54 +865,6 @@ impl<'a> Parser<'a> {
         self.game.nodes.splice(insert_at..insert_at, std::iter::repeat_n(end, count));
         self.open.clear();
     }
-
-    /// Lines over the import limit (§4.3): one diagnostic per game, at its first long line and
-    /// counting the others, so that a file written with one line per game, or engine output,
-    /// does not drown its other diagnostics.
-    fn check_line_lengths(&mut self, end: u32) {
-        let text = &self.src[..end as usize];
-        let bytes = text.as_bytes();
-        let mut line_start = 0usize;
-        let mut first: Option<(TextRange, usize)> = None;
-        let mut long_lines = 0usize;
-        // Lines are short: rather than visit each, skip to the last line break within
-        // `IMPORT_LIMIT` bytes; only a window without one holds the start of a long line.
-        while bytes.len() - line_start > IMPORT_LIMIT {
-            let window = &bytes[line_start..=line_start + IMPORT_LIMIT];
-            if let Some(last_break) = memchr::memrchr(b'\n', window) {
-                line_start += last_break + 1;
-                continue;
-            }
-            // The window holds no line break: the line goes on past it.
-            let past_window = line_start + IMPORT_LIMIT + 1;
-            let line_end = memchr::memchr(b'\n', &bytes[past_window..])
-                .map_or(bytes.len(), |i| past_window + i);
-            let line = text[line_start..line_end].trim_end_matches('\r');
-            let chars = char_count(line);
-            if chars > IMPORT_LIMIT {
-                long_lines += 1;
-                first.get_or_insert((TextRange::from(line_start..line_start + line.len()), chars));
-            }
-            if line_end == bytes.len() {
-                break;
-            }
-            line_start = line_end + 1;
-        }
-        if let Some((range, chars)) = first {
-            let others = match long_lines - 1 {
-                0 => String::new(),
-                1 => " (and 1 more line of this game)".to_owned(),
-                n => format!(" (and {n} more lines of this game)"),
-            };
-            self.error(
-                Code::LineTooLong,
-                range,
-                format!(
-                    "line of {chars} characters; the import format allows {IMPORT_LIMIT}{others}"
-                ),
-            );
-        }
-    }
 }
 
 /// The name and the value (with its quotes) of a tag-pair token `[Name "value"]`.
@@ -939,8 +896,6 @@ fn ends_with_escape(s: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use proptest::prelude::*;
-
     use super::*;
 
     #[test]
@@ -948,51 +903,6 @@ mod tests {
         for (start, end) in [(0, 0), (3, 7), (0, u32::MAX), (u32::MAX, u32::MAX)] {
             let token = Token { kind: TokenKind::Symbol, range: TextRange::new(start, end) };
             assert_eq!(HeldToken::new(token).get(), token);
-        }
-    }
-
-    /// The long lines of `text` the plain way: each line, its characters counted.
-    fn long_lines(text: &str) -> Vec<(TextRange, usize)> {
-        let mut start = 0;
-        let mut found = Vec::new();
-        for line in text.split('\n') {
-            let content = line.trim_end_matches('\r');
-            let chars = content.chars().count();
-            if chars > IMPORT_LIMIT {
-                found.push((TextRange::from(start..start + content.len()), chars));
-            }
-            start += line.len() + 1;
-        }
-        found
-    }
-
-    proptest! {
-        /// The line-length check reports the first long line and counts the others, as a
-        /// visit of every line would, however the lines' lengths fall around the limit.
-        #[test]
-        fn long_lines_are_found_as_by_visiting_every_line(
-            lines in prop::collection::vec((0usize..600, any::<bool>(), 0usize..3), 0..12)
-        ) {
-            // Lines of ASCII or of two-byte characters, ended by LF, CRLF or (last) nothing.
-            let text: String = lines
-                .iter()
-                .map(|&(len, wide, end)| {
-                    let fill = if wide { "é".repeat(len / 2) } else { "x".repeat(len) };
-                    format!("{fill}{}", ["\n", "\r\n", ""][end])
-                })
-                .collect();
-            let mut parser = Parser::new(&text);
-            parser.check_line_lengths(text.len() as u32);
-            let reported: Vec<_> =
-                parser.game.diagnostics.iter().map(|d| (d.range, d.message.clone())).collect();
-            let expected = long_lines(&text);
-            prop_assert_eq!(reported.len(), usize::from(!expected.is_empty()));
-            if let (Some((range, message)), Some(&(first, chars))) = (reported.first(), expected.first()) {
-                prop_assert_eq!(*range, first);
-                prop_assert!(message.starts_with(&format!("line of {chars} characters")), "{}", message);
-                let others = expected.len() - 1;
-                prop_assert_eq!(message.contains(&format!("and {others} more line")), others > 0);
-            }
         }
     }
 }
