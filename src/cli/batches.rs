@@ -12,10 +12,11 @@
 //! of a few segments whatever the size of the file.
 //!
 //! Lines are counted only where a game's first line is asked for (to print its diagnostics),
-//! from the last line known; on several workers, the first game of a window that asks has the
-//! start lines of all the window's segments counted, so that no segment counts from far before
-//! its start. Where no game asks (`fmt`, or `check` on a file without diagnostics), no line is
-//! counted.
+//! from the last line known; on several workers, a segment's first game that asks has the line
+//! breaks of the segments before it in its window counted (each segment's once, by whichever
+//! segment needs them first), so that no segment counts from far before its start and no worker
+//! waits while another counts a whole window. Where no game asks (`fmt`, or `check` on a file
+//! without diagnostics), no line is counted.
 
 use std::cell::Cell;
 use std::sync::OnceLock;
@@ -86,35 +87,45 @@ impl LineCounter<'_> {
     }
 }
 
-/// The lines the segments of a window start on, counted once, when a game of the window first
-/// asks for its line.
+/// The lines the segments of a window start on, each segment's line breaks counted once, when a
+/// game of a later segment first asks for its line.
 struct WindowLines<'s> {
     text: &'s str,
-    /// The segments, as `(start, end)`.
+    /// The segments, as `(start, end)`, one after the other.
     segments: &'s [(usize, usize)],
     /// A line known at or before the window's start.
     known: Cursor,
-    starts: OnceLock<Vec<Cursor>>,
+    /// Where the first segment starts, and the line breaks of each segment.
+    first: OnceLock<Cursor>,
+    within: Vec<OnceLock<u32>>,
 }
 
-impl WindowLines<'_> {
-    fn segment_start(&self, segment: usize) -> Cursor {
-        let starts = self.starts.get_or_init(|| {
-            // Counted on this thread: a parallel count could run here, while it waits, a
-            // segment that asks for these very lines.
-            let mut at = self.known;
-            let starts = self.segments.iter().map(|&(start, _)| {
-                at = at.moved_to(start, self.text);
-                at
-            });
-            starts.collect()
-        });
-        starts[segment]
+impl<'s> WindowLines<'s> {
+    fn new(text: &'s str, segments: &'s [(usize, usize)], known: Cursor) -> Self {
+        let within = segments.iter().map(|_| OnceLock::new()).collect();
+        WindowLines { text, segments, known, first: OnceLock::new(), within }
     }
 
-    /// The line `segment` starts on, if the window's lines have been counted.
+    /// The line `segment` starts on. The segments before it are counted by whichever segment
+    /// first asks (on its own thread, as nothing else runs there while it counts): a segment
+    /// asks for the one just before, which its worker counts while another worker parses it,
+    /// rather than every worker waiting for the first to count the whole window.
+    fn segment_start(&self, segment: usize) -> Cursor {
+        let first = self.first.get_or_init(|| self.known.moved_to(self.segments[0].0, self.text));
+        let mut line = first.line;
+        for (&(start, end), breaks) in self.segments.iter().zip(&self.within).take(segment) {
+            line += *breaks.get_or_init(|| count_line_breaks(&self.text[start..end]));
+        }
+        Cursor { offset: self.segments[segment].0, line }
+    }
+
+    /// The line `segment` starts on, if the line breaks before it have been counted.
     fn counted(&self, segment: usize) -> Option<Cursor> {
-        self.starts.get().map(|starts| starts[segment])
+        let mut line = self.first.get()?.line;
+        for breaks in &self.within[..segment] {
+            line += breaks.get()?;
+        }
+        Some(Cursor { offset: self.segments[segment].0, line })
     }
 }
 
@@ -139,8 +150,7 @@ where
     for window in segments.chunks(workers * SEGMENTS_PER_WINDOW) {
         // One worker parses the segments in order, each from where the one before ended.
         let parsed = if workers > 1 {
-            let window =
-                WindowLines { text, segments: window, known: lines, starts: OnceLock::new() };
+            let window = WindowLines::new(text, window, lines);
             parse_window(&window, &handle)
         } else {
             vec![]
