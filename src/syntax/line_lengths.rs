@@ -74,10 +74,22 @@ impl LineLengths {
     #[cold]
     #[inline(never)]
     fn search(&mut self, src: &str, to: u32) {
-        let bytes = src.as_bytes();
+        self.judge_lines_before(src, to);
+        if to > self.bound {
+            let bytes = src.as_bytes();
+            let line_end = memchr::memchr(b'\n', &bytes[to as usize..])
+                .map_or(bytes.len(), |at| to as usize + at) as u32;
+            self.bound = line_end;
+            self.searched_to = line_end;
+        }
+    }
+
+    /// Judge every line that ends before `to`, searching the bytes not searched yet.
+    fn judge_lines_before(&mut self, src: &str, to: u32) {
         let from = self.searched_to.max(self.line_start);
         if from < to {
-            for at in memchr::memchr_iter(b'\n', &bytes[from as usize..to as usize]) {
+            let bytes = &src.as_bytes()[from as usize..to as usize];
+            for at in memchr::memchr_iter(b'\n', bytes) {
                 let line_end = from + at as u32;
                 self.judge(src, TextRange::new(self.line_start, line_end));
                 self.line_start = line_end + 1;
@@ -85,12 +97,6 @@ impl LineLengths {
             self.searched_to = to;
         }
         self.start_line(self.line_start);
-        if to > self.bound {
-            let line_end = memchr::memchr(b'\n', &bytes[to as usize..])
-                .map_or(bytes.len(), |at| to as usize + at) as u32;
-            self.bound = line_end;
-            self.searched_to = line_end;
-        }
     }
 
     fn judge(&mut self, src: &str, line: TextRange) {
@@ -119,7 +125,8 @@ impl LineLengths {
 
     /// The diagnostic for the game's long lines, its text ending at `end`, if it has any.
     pub(super) fn finish(mut self, src: &str, end: u32) -> Option<Diagnostic> {
-        self.search(src, end);
+        // The game's last line ends at `end`: nothing to look ahead to.
+        self.judge_lines_before(src, end);
         self.judge(src, TextRange::new(self.line_start, end));
         let (range, chars) = self.first?;
         let others = match self.long_lines - 1 {
