@@ -176,14 +176,18 @@ fn lex_brace_comment(lex: &mut logos::Lexer<TokenKind>) {
 
 /// How far ahead of a comment the text is fetched into the cache, and how many cache lines
 /// (see [`prefetch_ahead`]). Of 2 KB and 4 KB ahead and 4, 8 and 16 lines, these read the TCEC
-/// archive fastest.
+/// archive fastest. Only x86-64 prefetches, so only there are they used.
+#[cfg(target_arch = "x86_64")]
 const PREFETCH_DISTANCE: usize = 2048;
+#[cfg(target_arch = "x86_64")]
 const PREFETCH_LINES: usize = 8;
 /// The bytes of a cache line on x86-64 processors.
+#[cfg(target_arch = "x86_64")]
 const CACHE_LINE_BYTES: usize = 64;
 
-/// Ask the processor to fetch [`PREFETCH_LINES`] cache lines [`PREFETCH_DISTANCE`] bytes past
-/// the start of `rest` (a hint: nothing is read, and an address past the text is harmless).
+/// Ask the processor to fetch `PREFETCH_LINES` cache lines `PREFETCH_DISTANCE` bytes past the
+/// start of `rest` (a hint: nothing is read, and an address past the text is harmless; on
+/// x86-64 only, elsewhere nothing is done).
 ///
 /// In the engine logs of computer chess archives a comment of a few hundred bytes follows
 /// every move, and the search for its end waited on memory: the processor's own prefetcher
