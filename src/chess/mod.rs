@@ -145,7 +145,7 @@ pub fn analyze(game: &Game, src: &str) -> Analysis {
     let mut replayer = replay::Replayer::new(game, src, |_: &MoveVisit<'_>| {}, false);
     let replayed = run(&mut replayer, start);
     diagnostics.append(&mut replayer.diagnostics);
-    result::check(game, src, replayed.outcome, replayed.main_line_plies, &mut diagnostics);
+    result::check(game, src, &replayed, &mut diagnostics);
     diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
     Analysis { diagnostics, main_line_plies: replayed.main_line_plies, outcome: replayed.outcome }
 }

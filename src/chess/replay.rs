@@ -127,6 +127,9 @@ impl<P> Line<P> {
 pub struct Replayed {
     pub main_line_plies: u32,
     pub outcome: Outcome,
+    /// The main line's termination marker (§8.2.6): what `Game::result_node` finds, met on the
+    /// way, so that the result check need not look for it again.
+    pub marker: Option<TextRange>,
 }
 
 /// Replays a game, telling `visit` about every move. Generic over the visitor so that the
@@ -175,6 +178,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         let mut parents: Vec<Line<P>> = Vec::new();
         let mut main_line_plies = 0u32;
         let mut main_ended: Option<Outcome> = None;
+        let mut marker = None;
 
         for (i, node) in self.game.nodes.iter().enumerate() {
             match node.kind {
@@ -200,6 +204,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
                 NodeKind::Result => {
                     if parents.is_empty() && main_ended.is_none() {
                         main_ended = Some(outcome_of(&line, judged));
+                        marker = Some(node.range);
                     }
                     line.pos = None;
                 }
@@ -208,7 +213,8 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         }
         let outcome = main_ended.unwrap_or_else(|| outcome_of(&line, judged));
         self.diagnostics.extend(std::mem::take(&mut self.limit).summaries());
-        Replayed { main_line_plies, outcome }
+        debug_assert_eq!(marker, self.game.result_node().map(|n| n.range));
+        Replayed { main_line_plies, outcome, marker }
     }
 
     /// Judge and play one move; returns whether it was played.

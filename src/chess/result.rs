@@ -1,20 +1,17 @@
 //! The game's result: the Result tag against the termination marker (§8.2.6: they must agree),
 //! the marker against a final checkmate or stalemate, and the PlyCount tag (§9.9.3).
 
+use super::replay::Replayed;
 use super::{Outcome, explain};
 use crate::syntax::{Code, Diagnostic, Game};
 use crate::text::TextEdit;
 
 const STANDARD: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
-pub fn check(
-    game: &Game,
-    src: &str,
-    outcome: Outcome,
-    main_line_plies: u32,
-    out: &mut Vec<Diagnostic>,
-) {
-    let marker = game.result_node().map(|n| (n.range, &src[n.range]));
+/// Check the result of `game`, whose replay found `replayed`.
+pub fn check(game: &Game, src: &str, replayed: &Replayed, out: &mut Vec<Diagnostic>) {
+    let &Replayed { main_line_plies, outcome, marker } = replayed;
+    let marker = marker.map(|range| (range, &src[range]));
     let tag = game.tag("Result", src);
     let tag_value = tag.map(|t| t.value(src));
 
