@@ -19,7 +19,7 @@ use crate::text::TextRange;
 /// Speed: skipping costs logos a return to its start state, as much as a token, and most
 /// tokens of a PGN file are followed by one space or one line break. So the commonest tokens
 /// (symbols, move numbers, results, tag pairs) have a second kind that takes that one blank too
-/// (`SymbolBlank`: `Nf3 `), and [`next_token`] gives it back to the gap and the token its own
+/// (`SymbolBlank`: `Nf3 `), and `next_token` gives it back to the gap and the token its own
 /// kind: the tokens callers see never end with it, nor have these kinds. The blank is matched
 /// after the whole token, so which token matches is unchanged: none of these tokens holds a
 /// blank, and the overlapping ones (`1-0` is a symbol and a result) all take it. A kind of its
@@ -100,7 +100,7 @@ pub enum TokenKind {
     #[token("e.p.")]
     EnPassant,
     /// A tag pair, move number, result or symbol with the blank after it: the lexer's own
-    /// kinds, which [`next_token`] never gives (see above).
+    /// kinds, which `next_token` never gives (see above).
     #[regex(r"(?&tag_pair)(?&blank)")]
     TagPairBlank,
     #[regex(r"(?&move_number)(?&blank)")]
