@@ -6,6 +6,8 @@
 # Usage: editors/vscode/scripts/package.sh [OUT.vsix]
 #   OUT.vsix         defaults to editors/vscode/pgn-lsp-<target>.vsix
 #   VSCE_TARGET      overrides the VS Code target (default: from the host, e.g. linux-x64)
+#   PGN_LSP          a server binary to bundle (CI bundles the profile-guided build of
+#                    scripts/pgo_build.sh); without it the release binary is built
 #   CARGO_TARGET_DIR is honoured when looking for the release binary
 set -euo pipefail
 
@@ -31,13 +33,17 @@ target="${VSCE_TARGET:-$(host_target)}"
 out="${1:-$ext_dir/pgn-lsp-$target.vsix}"
 case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
 
-echo "==> cargo build --release"
-(cd "$repo_root" && cargo build --release)
-target_dir="${CARGO_TARGET_DIR:-target}"
-case "$target_dir" in /*) ;; *) target_dir="$repo_root/$target_dir" ;; esac
-binary="$target_dir/release/pgn-lsp"
+if [ -n "${PGN_LSP:-}" ]; then
+  binary="$PGN_LSP"
+else
+  echo "==> cargo build --release"
+  (cd "$repo_root" && cargo build --release)
+  target_dir="${CARGO_TARGET_DIR:-target}"
+  case "$target_dir" in /*) ;; *) target_dir="$repo_root/$target_dir" ;; esac
+  binary="$target_dir/release/pgn-lsp"
+fi
 if [ ! -x "$binary" ]; then
-  echo "error: $binary was not built" >&2
+  echo "error: no server binary at $binary" >&2
   exit 1
 fi
 
