@@ -140,12 +140,13 @@ pub fn analyze(game: &Game, src: &str) -> Analysis {
     if game.tags.is_empty() && game.nodes.is_empty() {
         return Analysis { diagnostics, main_line_plies: 0, outcome: Outcome::Unknown };
     }
-    tags::check(game, src, &mut diagnostics);
-    let start = start::start_position(game, src, &mut diagnostics);
+    let known = tags::KnownTags::of(game, src);
+    tags::check(game, src, &known, &mut diagnostics);
+    let start = start::start_position(&known, src, &mut diagnostics);
     let mut replayer = replay::Replayer::new(game, src, |_: &MoveVisit<'_>| {}, false);
     let replayed = run(&mut replayer, start);
     diagnostics.append(&mut replayer.diagnostics);
-    result::check(game, src, &replayed, &mut diagnostics);
+    result::check(&known, src, &replayed, &mut diagnostics);
     diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
     Analysis { diagnostics, main_line_plies: replayed.main_line_plies, outcome: replayed.outcome }
 }
@@ -164,15 +165,14 @@ pub fn pass(pos: Position) -> Option<Position> {
 /// The position the game starts from: the standard one, or its FEN tag's (§9.7.2) under the
 /// rules its Variant tag names; `None` when the game cannot be replayed (`analyze` says why).
 pub fn start_position(game: &Game, src: &str) -> Option<Position> {
-    start::start_position(game, src, &mut Vec::new())
+    start::start_position(&tags::KnownTags::of(game, src), src, &mut Vec::new())
 }
 
 /// [`replay`] for a visitor that needs no positions: [`MoveVisit::before`] gives `None`, and the
 /// replay copies the position before a move only where a variation starts from it. Generic over
 /// the visitor, which is called in line: the formatter replays every game it formats so.
 pub fn replay_without_positions(game: &Game, src: &str, visit: impl FnMut(&MoveVisit<'_>)) {
-    let start = start::start_position(game, src, &mut Vec::new());
-    run(&mut replay::Replayer::new(game, src, visit, false), start);
+    run(&mut replay::Replayer::new(game, src, visit, false), start_position(game, src));
 }
 
 #[cfg(test)]

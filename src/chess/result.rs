@@ -2,17 +2,18 @@
 //! the marker against a final checkmate or stalemate, and the PlyCount tag (§9.9.3).
 
 use super::replay::Replayed;
+use super::tags::KnownTags;
 use super::{Outcome, explain};
-use crate::syntax::{Code, Diagnostic, Game};
+use crate::syntax::{Code, Diagnostic};
 use crate::text::TextEdit;
 
 const STANDARD: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
 /// Check the result of `game`, whose replay found `replayed`.
-pub fn check(game: &Game, src: &str, replayed: &Replayed, out: &mut Vec<Diagnostic>) {
+pub fn check(known: &KnownTags<'_>, src: &str, replayed: &Replayed, out: &mut Vec<Diagnostic>) {
     let &Replayed { main_line_plies, outcome, marker } = replayed;
     let marker = marker.map(|range| (range, &src[range]));
-    let tag = game.tag("Result", src);
+    let tag = known.result();
     let tag_value = tag.map(|t| t.value(src));
 
     if let (Some((marker_range, marker)), Some(tag), Some(value)) =
@@ -65,7 +66,7 @@ pub fn check(game: &Game, src: &str, replayed: &Replayed, out: &mut Vec<Diagnost
         );
     }
 
-    if let Some(tag) = game.tag("PlyCount", src)
+    if let Some(tag) = known.ply_count
         && outcome != Outcome::Unknown
         && let Ok(count) = tag.value(src).parse::<u32>()
         && count != main_line_plies

@@ -6,6 +6,7 @@ use shakmaty::fen::Fen;
 use shakmaty::variant::{Variant, VariantPosition};
 
 use super::Position;
+use super::tags::KnownTags;
 use crate::syntax::{Code, Diagnostic, Game, excerpt};
 use crate::text::{TextEdit, TextRange};
 
@@ -44,9 +45,12 @@ pub fn initial_position(game: &Game, src: &str) -> Option<Position> {
 /// Work out the start position from the tags, adding diagnostics for FEN, SetUp and Variant.
 /// `None` when the game cannot be replayed (unreadable or impossible FEN, a variant whose rules
 /// are not known); a diagnostic says why.
-pub fn start_position(game: &Game, src: &str, out: &mut Vec<Diagnostic>) -> Option<Position> {
-    let variant_tag = game.tag("Variant", src);
-    let (variant, chess960) = match variant_tag {
+pub fn start_position(
+    known: &KnownTags<'_>,
+    src: &str,
+    out: &mut Vec<Diagnostic>,
+) -> Option<Position> {
+    let (variant, chess960) = match known.variant {
         None => (Variant::Chess, false),
         Some(tag) => match variant_rules(&tag.value(src)) {
             Some(rules) => rules,
@@ -64,9 +68,8 @@ pub fn start_position(game: &Game, src: &str, out: &mut Vec<Diagnostic>) -> Opti
             }
         },
     };
-    let fen_tag = game.tag("FEN", src);
-    let setup_tag = game.tag("SetUp", src).or_else(|| game.tag("Setup", src));
-    check_setup_tag(fen_tag.map(|t| t.range), setup_tag, src, out);
+    let fen_tag = known.fen;
+    check_setup_tag(fen_tag.map(|t| t.range), known.setup, src, out);
 
     let Some(fen_tag) = fen_tag else {
         return Some(VariantPosition::new(variant));

@@ -1,7 +1,7 @@
 //! Tag-pair values (§8.1.1, §9): the shapes the standard gives them, and the Seven Tag Roster.
 
 use super::start::insert_line_before;
-use crate::syntax::{Code, Diagnostic, Game, NodeKind, escape_string, excerpt};
+use crate::syntax::{Code, Diagnostic, Game, NodeKind, Tag, escape_string, excerpt};
 use crate::text::TextRange;
 
 /// The Seven Tag Roster in its export order, with the values that mean "unknown" (§8.1.1).
@@ -15,7 +15,51 @@ pub const SEVEN_TAG_ROSTER: [(&str, &str); 7] = [
     ("Result", "*"),
 ];
 
-pub fn check(game: &Game, src: &str, out: &mut Vec<Diagnostic>) {
+/// The tags the analysis reads, each the first of its name in the game (§8.1: names are
+/// case-sensitive), picked out in one pass over the tags instead of a search per name.
+#[derive(Default)]
+pub struct KnownTags<'g> {
+    /// The Seven Tag Roster's, in [`SEVEN_TAG_ROSTER`] order.
+    pub roster: [Option<&'g Tag>; 7],
+    pub fen: Option<&'g Tag>,
+    /// `SetUp`, or `Setup` where there is no `SetUp`.
+    pub setup: Option<&'g Tag>,
+    pub variant: Option<&'g Tag>,
+    pub ply_count: Option<&'g Tag>,
+}
+
+impl<'g> KnownTags<'g> {
+    pub fn of(game: &'g Game, src: &str) -> Self {
+        let mut known = KnownTags::default();
+        let mut setup_lowercase = None;
+        for tag in &game.tags {
+            let slot = match tag.name(src) {
+                "Event" => &mut known.roster[0],
+                "Site" => &mut known.roster[1],
+                "Date" => &mut known.roster[2],
+                "Round" => &mut known.roster[3],
+                "White" => &mut known.roster[4],
+                "Black" => &mut known.roster[5],
+                "Result" => &mut known.roster[6],
+                "FEN" => &mut known.fen,
+                "SetUp" => &mut known.setup,
+                "Setup" => &mut setup_lowercase,
+                "Variant" => &mut known.variant,
+                "PlyCount" => &mut known.ply_count,
+                _ => continue,
+            };
+            slot.get_or_insert(tag);
+        }
+        known.setup = known.setup.or(setup_lowercase);
+        known
+    }
+
+    pub fn result(&self) -> Option<&'g Tag> {
+        self.roster[6]
+    }
+}
+
+pub fn check(game: &Game, src: &str, known: &KnownTags<'_>, out: &mut Vec<Diagnostic>) {
     for tag in &game.tags {
         let name = tag.name(src);
         // Most tags take free text: their values are not read at all.
@@ -30,7 +74,7 @@ pub fn check(game: &Game, src: &str, out: &mut Vec<Diagnostic>) {
             ));
         }
     }
-    check_roster(game, src, out);
+    check_roster(game, src, known, out);
 }
 
 /// The shapes the standard gives the values of some tags.
@@ -183,11 +227,11 @@ fn is_time_control(v: &str) -> bool {
 }
 
 /// The Seven Tag Roster tags a game lacks, as one diagnostic with a fix adding them.
-fn check_roster(game: &Game, src: &str, out: &mut Vec<Diagnostic>) {
+fn check_roster(game: &Game, src: &str, known: &KnownTags<'_>, out: &mut Vec<Diagnostic>) {
     let missing: Vec<(&str, &str)> = SEVEN_TAG_ROSTER
         .iter()
-        .copied()
-        .filter(|(name, _)| game.tag(name, src).is_none())
+        .zip(known.roster)
+        .filter_map(|(&roster_tag, tag)| tag.is_none().then_some(roster_tag))
         .collect();
     if missing.is_empty() {
         return;
@@ -236,6 +280,29 @@ fn first_content(game: &Game) -> TextRange {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The values of the known tags of the one game in `src`: Result, SetUp, FEN, and which of
+    /// the roster's are there.
+    fn known_values(src: &str) -> (Option<String>, Option<String>, Option<String>, Vec<bool>) {
+        let game = crate::syntax::parse_game(src);
+        let known = KnownTags::of(&game, src);
+        let value = |tag: Option<&Tag>| tag.map(|t| t.value(src).into_owned());
+        let roster = known.roster.iter().map(Option::is_some).collect();
+        (value(known.result()), value(known.setup), value(known.fen), roster)
+    }
+
+    #[test]
+    fn known_tags_are_the_first_of_each_name() {
+        let src = "[Result \"1-0\"]\n[Setup \"1\"]\n[Result \"0-1\"]\n[FEN \"8/8/8/8/8/8/8/K1k5 w - - 0 1\"]\n[result \"*\"]\n[SetUp \"0\"]\n[Event \"x\"]\n\n*\n";
+        let (result, setup, fen, roster) = known_values(src);
+        assert_eq!(result.as_deref(), Some("1-0"), "the first Result tag");
+        assert_eq!(setup.as_deref(), Some("0"), "SetUp before Setup");
+        assert_eq!(fen.as_deref(), Some("8/8/8/8/8/8/8/K1k5 w - - 0 1"));
+        assert_eq!(roster, [true, false, false, false, false, false, true]);
+        let (_, setup, fen, roster) = known_values("[Setup \"1\"]\n\n*\n");
+        assert_eq!((setup.as_deref(), fen), (Some("1"), None), "Setup where there is no SetUp");
+        assert_eq!(roster, [false; 7]);
+    }
 
     #[test]
     fn value_shapes() {
