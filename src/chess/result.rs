@@ -9,7 +9,7 @@ use crate::text::TextEdit;
 
 const STANDARD: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
-/// Check the result of `game`, whose replay found `replayed`.
+/// Check the result of a game whose tags are `known` and whose replay found `replayed`.
 pub fn check(known: &KnownTags<'_>, src: &str, replayed: &Replayed, out: &mut Vec<Diagnostic>) {
     let &Replayed { main_line_plies, outcome, marker } = replayed;
     let marker = marker.map(|range| (range, &src[range]));
