@@ -4,6 +4,11 @@
 # with the profile, so that the compiler lays out and inlines the code for the paths real files
 # take. The VSIX bundles this binary, and CI's editor and corpus tests run it.
 #
+# On Linux with glibc the binary is linked statically (static-pie, `crt-static`): it runs on any
+# Linux of its processor, whatever its C library, and starts without loading shared libraries.
+# Building for the host triple named with `--target` keeps the flags off the build scripts and
+# procedural macros, which cannot be linked so.
+#
 # Usage: scripts/pgo_build.sh [--bench]
 #   Builds target/pgo/pgn-lsp. With --bench, also target/pgo/throughput: the throughput
 #   benchmark built the same way. `cargo bench` compiles the library again with the
@@ -51,6 +56,11 @@ find_profdata() {
   echo "$found"
 }
 profdata=$(find_profdata)
+host=$(rustc -vV | sed -n 's/^host: //p')
+link=
+if [[ $host == *-linux-gnu ]]; then
+  link=-Ctarget-feature=+crt-static
+fi
 
 mkdir -p "$out"
 if [[ ! -s $training || scripts/pgo_training.py -nt $training ]]; then
@@ -58,10 +68,10 @@ if [[ ! -s $training || scripts/pgo_training.py -nt $training ]]; then
 fi
 
 # train CARGO_COMMAND...: an instrumented build of the binary by that cargo command, run on the
-# training games. Build scripts run instrumented too; their profiles go elsewhere.
+# training games.
 train() {
-  RUSTFLAGS="-Cprofile-generate=$out/build-scripts" cargo "$@" --target-dir "$out/generate"
-  local binary=$out/generate/release/pgn-lsp status
+  RUSTFLAGS="-Cprofile-generate=$raw $link" cargo "$@" --target "$host" --target-dir "$out/generate"
+  local binary=$out/generate/$host/release/pgn-lsp status
   for args in "check --jobs 1 --format json" "fmt --check --jobs 1" "check --jobs 2"; do
     # shellcheck disable=SC2086 # the arguments are split on purpose
     LLVM_PROFILE_FILE="$raw/%m-%p.profraw" "$binary" $args "$training" > /dev/null && status=0 ||
@@ -71,17 +81,17 @@ train() {
   done
 }
 
-rm -rf "$raw" "$out/build-scripts"
+rm -rf "$raw"
 train build --release
 $with_bench && train bench --bench throughput --no-run
 "$profdata" merge -o "$profile" "$raw"/*.profraw
 
-use=(env RUSTFLAGS="-Cprofile-use=$profile")
-"${use[@]}" cargo build --release --target-dir "$out/use"
-cp "$out/use/release/pgn-lsp" "$out/pgn-lsp"
+use=(env RUSTFLAGS="-Cprofile-use=$profile $link")
+"${use[@]}" cargo build --release --target "$host" --target-dir "$out/use"
+cp "$out/use/$host/release/pgn-lsp" "$out/pgn-lsp"
 echo "pgo_build: $out/pgn-lsp"
 if $with_bench; then
-  executable=$("${use[@]}" cargo bench --bench throughput --no-run --target-dir "$out/use" \
+  executable=$("${use[@]}" cargo bench --bench throughput --no-run --target "$host" --target-dir "$out/use" \
     --message-format json | python3 -c '
 import json, sys
 for line in sys.stdin:
