@@ -89,7 +89,7 @@ $with_bench && train bench --bench throughput --no-run
 use=(env RUSTFLAGS="-Cprofile-use=$profile $link")
 "${use[@]}" cargo build --release --target "$host" --target-dir "$out/use"
 cp "$out/use/$host/release/pgn-lsp" "$out/pgn-lsp"
-if [[ -n $link ]] && readelf --dynamic "$out/pgn-lsp" | grep -q NEEDED; then
+if [[ -n $link && $(readelf --dynamic "$out/pgn-lsp") == *NEEDED* ]]; then
   echo "pgo_build: $out/pgn-lsp needs shared libraries, though it was to be linked statically" >&2
   exit 1
 fi
