@@ -35,7 +35,7 @@ fn variant_rules(name: &str) -> Option<(Variant, bool)> {
 /// The initial array of the game's variant (the Variant tag's, or standard chess): where the
 /// game starts without a FEN tag. `None` for a variant whose rules are not known.
 pub fn initial_position(game: &Game, src: &str) -> Option<Position> {
-    let variant = match game.tag("Variant", src) {
+    let variant = match KnownTags::of(game, src).variant {
         None => Variant::Chess,
         Some(tag) => variant_rules(&tag.value(src))?.0,
     };

@@ -305,6 +305,16 @@ mod tests {
     }
 
     #[test]
+    fn known_roster_slots_follow_the_roster_order() {
+        for (i, (name, _)) in SEVEN_TAG_ROSTER.iter().enumerate() {
+            let src = format!("[{name} \"x\"]\n\n*\n");
+            let (_, _, _, roster) = known_values(&src);
+            let expected: Vec<bool> = (0..7).map(|j| j == i).collect();
+            assert_eq!(roster, expected, "{name}");
+        }
+    }
+
+    #[test]
     fn value_shapes() {
         for (name, good) in [
             ("Date", "2024.01.31"),

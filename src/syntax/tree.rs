@@ -179,7 +179,7 @@ impl Game {
 
     /// The first tag with this name (names are case-sensitive, §8.1).
     pub fn tag(&self, name: &str, src: &str) -> Option<&Tag> {
-        // Bytes, lengths first: the analysis looks up a dozen names in every game.
+        // Bytes, lengths first.
         let (name, src) = (name.as_bytes(), src.as_bytes());
         self.tags.iter().find(|t| {
             t.name.len() as usize == name.len()
