@@ -8,6 +8,7 @@
 
 use logos::Logos;
 
+use super::block_lexer::{BLOCK, Queue};
 use crate::text::TextRange;
 
 /// The kinds of token. `#[repr(u8)]` keeps stored tokens small.
@@ -261,13 +262,68 @@ fn last_closing_quote(line: &[u8]) -> Option<usize> {
 
 /// The tokens of `text`, in order; only ASCII whitespace lies between them.
 pub fn lex(text: &str) -> Lexer<'_> {
-    Lexer { inner: TokenKind::lexer(text) }
+    Lexer { raw: RawLexer::new(text) }
 }
 
-/// The next raw token of a logos lexer: a byte that fits nothing is an `Unknown` token of its
-/// own, and the end of the text is `Eof`.
+/// The raw tokens of a text, one at a time: a byte that fits nothing is an `Unknown` token of
+/// its own, and the end of the text is `Eof`. Plain movetext is read a block at a time
+/// (`block_lexer`), everything else by logos, from wherever the block reader stopped.
+#[derive(Clone)]
+pub(crate) struct RawLexer<'a> {
+    logos: logos::Lexer<'a, TokenKind>,
+    found: Queue,
+    /// Where lexing goes on once the tokens found are handed out.
+    resume: usize,
+}
+
+impl<'a> RawLexer<'a> {
+    pub(crate) fn new(text: &'a str) -> Self {
+        RawLexer { logos: TokenKind::lexer(text), found: Queue::default(), resume: 0 }
+    }
+
+    #[inline(always)]
+    pub(crate) fn next_token(&mut self) -> Token {
+        match self.found.pop() {
+            Some(token) => token,
+            None => self.read_on(),
+        }
+    }
+
+    /// The next token once the tokens found are handed out: the first token of the next blocks
+    /// that give any, or else the next token of logos.
+    fn read_on(&mut self) -> Token {
+        let bytes = self.logos.source().as_bytes();
+        // A tag pair or a comment next (the commonest tokens the blocks do not take) goes to
+        // logos at once.
+        while self.resume + BLOCK <= bytes.len() && !matches!(bytes[self.resume], b'[' | b'{') {
+            let at = self.resume;
+            self.resume = self.found.fill(bytes, at);
+            if let Some(token) = self.found.pop() {
+                return token;
+            }
+            if self.resume == at {
+                break;
+            }
+        }
+        self.read_with_logos()
+    }
+
+    /// The next token read by logos, from where the blocks stopped.
+    #[inline]
+    fn read_with_logos(&mut self) -> Token {
+        let skipped = self.resume - self.logos.span().end;
+        if skipped > 0 {
+            self.logos.bump(skipped);
+        }
+        let token = logos_token(&mut self.logos);
+        self.resume = self.logos.span().end;
+        token
+    }
+}
+
+/// The next token of a logos lexer.
 #[inline]
-pub(crate) fn next_token(inner: &mut logos::Lexer<'_, TokenKind>) -> Token {
+fn logos_token(inner: &mut logos::Lexer<'_, TokenKind>) -> Token {
     match inner.next() {
         None => {
             let end = inner.source().len() as u32;
@@ -291,14 +347,14 @@ pub(crate) fn next_token(inner: &mut logos::Lexer<'_, TokenKind>) -> Token {
 /// Iterator over the tokens of a text; runs of adjacent bytes that fit no token merge into one
 /// `Unknown` token.
 pub struct Lexer<'a> {
-    inner: logos::Lexer<'a, TokenKind>,
+    raw: RawLexer<'a>,
 }
 
 impl Iterator for Lexer<'_> {
     type Item = Token;
 
     fn next(&mut self) -> Option<Token> {
-        let mut token = next_token(&mut self.inner);
+        let mut token = self.raw.next_token();
         if token.kind == TokenKind::Unknown {
             self.extend_unknown(&mut token);
         }
@@ -308,28 +364,72 @@ impl Iterator for Lexer<'_> {
 
 impl Lexer<'_> {
     /// Grows an `Unknown` token over the `Unknown` tokens right after it. It looks ahead on a
-    /// copy of the logos lexer, so no token is held back between calls: a held-back
+    /// copy of the raw lexer, so no token is held back between calls: a held-back
     /// `Option<Token>`, written and read back on every call, cost a stalled load per token
     /// (`perf` put two thirds of the lexer's samples on it; without it the lexer reads TWIC 1389
     /// about 1.4 times as fast).
     #[cold]
     fn extend_unknown(&mut self, token: &mut Token) {
         loop {
-            let mut ahead = self.inner.clone();
-            let next = next_token(&mut ahead);
+            let mut ahead = self.raw.clone();
+            let next = ahead.next_token();
             if next.kind != TokenKind::Unknown || next.range.start != token.range.end {
                 return;
             }
             token.range.end = next.range.end;
-            self.inner = ahead;
+            self.raw = ahead;
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
     use TokenKind::*;
+
+    /// The raw tokens of `text` up to `Eof`, from the raw lexer or from logos alone.
+    fn raw_tokens(text: &str, logos_only: bool) -> Vec<Token> {
+        let mut raw = RawLexer::new(text);
+        let mut logos = TokenKind::lexer(text);
+        let mut tokens = Vec::new();
+        loop {
+            let token = if logos_only { logos_token(&mut logos) } else { raw.next_token() };
+            if token.kind == Eof {
+                return tokens;
+            }
+            tokens.push(token);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// The blocks take only what logos would make of the same bytes: runs of movetext
+        /// pieces, long enough to fill blocks, with every token that starts like a block token
+        /// and is something else.
+        #[test]
+        fn blocks_give_the_tokens_logos_gives(pieces in proptest::collection::vec(
+            "1-0|0-1|1-0x|0-10|1/2-1/2|1/2|½-½|\\*|e\\.p\\.|e4\\.|12\\.|7\\.\\.\\.|\\.\\.\\.|\\.|e4|Nf3\\+|exd8=Q#|O-O|O–O|Nf♘|♘f3|--|-|\\+-|=|:x|_a|@|P@e4|Z0|\\(|\\)|\\{c d\\}|\\[Event \"x\"\\]|\\[Event \"x\"\\]\n|\\[W_1 \"\"\\]|\\[_a \"x\"\\]|\\[Ab \"a\\\\\\\\b\"\\]|\\[Ab \"a\r\"\\]|\\[Ab \"a\"|\\[Ab  \"x\"\\]|\\[Abcdefghijklmnopq \"x\"\\]|\\[Ab \"a long value of many words\"\\] |;c\n|%e\n|\\$1|!\\?|!|\u{a0}|[a-h1-8]{1,3}|[ \n\t\r]{1,3}|\x0B|\x0C|&",
+            0..120,
+        )) {
+            let text = pieces.concat();
+            prop_assert_eq!(raw_tokens(&text, false), raw_tokens(&text, true));
+        }
+    }
+
+    /// The same on real movetext, where blocks take nearly every token.
+    #[test]
+    fn blocks_give_the_tokens_logos_gives_on_movetext() {
+        let text = "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 (3... Nf6 4. O-O) 4. Ba4 Nf6 \
+                    5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 11. Nbd2 Bb7 \
+                    12. Bc2 Re8 13. Nf1 Bf8 14. Ng3 g6 15. a4 c5 16. d5 c4 17. Bg5 h6 18. Be3 \
+                    Nc5 19. Qd2 h5 20. Bg5 Be7 21. Bxe7 Qxe7 22. exd8=Q+ Kxd8 1-0\n";
+        let tokens = raw_tokens(text, false);
+        assert_eq!(tokens, raw_tokens(text, true));
+        assert_eq!(tokens.len(), 74);
+    }
 
     fn kinds(text: &str) -> Vec<(TokenKind, &str)> {
         lex(text).map(|t| (t.kind, &text[t.range])).collect()

@@ -1,6 +1,7 @@
 //! Syntax: the lossless logos lexer, the error-tolerant per-game parser, game trees, the
 //! incremental reparse and the diagnostics model. Knows nothing of chess rules, LSP or IO.
 
+mod block_lexer;
 pub mod diagnostic;
 mod first_tags;
 mod incremental;

@@ -14,7 +14,7 @@
 
 use super::diagnostic::{Code, Diagnostic, PerCodeLimit, excerpt};
 use super::first_tags::FirstTags;
-use super::lexer::{Token, TokenKind, at_line_start, is_tag_line, next_token};
+use super::lexer::{RawLexer, Token, TokenKind, at_line_start, is_tag_line};
 use super::line_lengths::{IMPORT_LIMIT, LineLengths};
 use super::tree::{Game, Node, NodeKind, Tag, TagSectionNote};
 use crate::text::{TextEdit, TextRange, char_count, first_space};
@@ -51,7 +51,7 @@ struct OpenVariation {
 
 struct Parser<'a> {
     src: &'a str,
-    lexer: logos::Lexer<'a, TokenKind>,
+    lexer: RawLexer<'a>,
     /// The token under the cursor (`Eof` at the end); [`Parser::tok`] reads it.
     held: HeldToken,
     /// Tokens that come before the lexer's next one: the parts of a tag-pair token read as its
@@ -112,8 +112,8 @@ enum Step {
 
 impl<'a> Parser<'a> {
     fn new(src: &'a str) -> Self {
-        let mut lexer = logos::Logos::lexer(src);
-        let tok = next_token(&mut lexer);
+        let mut lexer = RawLexer::new(src);
+        let tok = lexer.next_token();
         Parser {
             src,
             lexer,
@@ -159,7 +159,7 @@ impl<'a> Parser<'a> {
             self.queued_len -= 1;
             self.queued[self.queued_len]
         } else {
-            next_token(&mut self.lexer)
+            self.lexer.next_token()
         });
         t
     }
