@@ -1,6 +1,10 @@
-//! The logos lexer. Lossless and total: every byte of the input lands in exactly one token, and
+//! The lexer. Lossless and total: every byte of the input lands in exactly one token, and
 //! bytes that fit nothing become `Unknown` tokens (spec §7 tokens plus comments §5, escape
 //! lines §6 and the import-format forms real files contain).
+//!
+//! The tokens are defined by the logos lexer below. Plain movetext, most of a file's tokens, is
+//! read 64 bytes at a time instead (`block_lexer`), giving the same tokens; logos reads every
+//! other token, from where the blocks stopped.
 //!
 //! Damage containment (DESIGN §3): a `{` comment never runs past a line that starts a tag pair
 //! (`[Name "`), and a string never runs past the end of its line (§7: no newline in strings), so

@@ -1,5 +1,6 @@
-//! Syntax: the lossless logos lexer, the error-tolerant per-game parser, game trees, the
-//! incremental reparse and the diagnostics model. Knows nothing of chess rules, LSP or IO.
+//! Syntax: the lossless lexer (logos, and plain movetext a block at a time), the error-tolerant
+//! per-game parser, game trees, the incremental reparse and the diagnostics model. Knows nothing
+//! of chess rules, LSP or IO.
 
 mod block_lexer;
 pub mod diagnostic;
