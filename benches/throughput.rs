@@ -268,7 +268,10 @@ fn bench_file(file: &str, args: &Args) {
         }
         let whole_run = matches!(
             figure,
-            Figure::CheckOneThread | Figure::CheckAllCores | Figure::FmtOneThread | Figure::FmtAllCores
+            Figure::CheckOneThread
+                | Figure::CheckAllCores
+                | Figure::FmtOneThread
+                | Figure::FmtAllCores
         );
         if let Some(r) = best_of(Figure::AnchorValidateWholeRun).filter(|_| whole_run) {
             let ratio = r.as_secs_f64() / t.as_secs_f64();

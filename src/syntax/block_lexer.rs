@@ -41,7 +41,8 @@ impl Default for Queue {
 #[derive(Debug, Default, PartialEq, Eq)]
 struct Classes {
     /// Bytes of none of the classes below and no ASCII whitespace (space, tab, line feed,
-    /// vertical tab, form feed, carriage return), which the lexer skips.
+    /// vertical tab, form feed, carriage return), which the lexer skips; and every byte past
+    /// the sixteen that hold the first of them, which are left unclassified (see [`classify`]).
     other: u64,
     /// Bytes that continue a symbol (§7): letters, digits, `_+#=:-@`.
     symbol: u64,

@@ -432,6 +432,7 @@ mod tests {
                     Nc5 19. Qd2 h5 20. Bg5 Be7 21. Bxe7 Qxe7 22. exd8=Q+ Kxd8 1-0\n";
         let tokens = raw_tokens(text, false);
         assert_eq!(tokens, raw_tokens(text, true));
+        // The tag pair, 22 move numbers and 44 moves, the variation's 6 tokens, the result.
         assert_eq!(tokens.len(), 74);
     }
 
