@@ -158,14 +158,10 @@ fn classify(block: &[u8; BLOCK]) -> Classes {
             let or = |a, b| _mm_or_si128(a, b);
             let blank = or(eq(b' '), within(v, 0x09, 0x0D));
             let digit = within(v, b'0', b'9');
-            // Letters and `@`, which `| 0x20` moves to `a`..`z` and `` ` ``; `:` after the
-            // digits.
-            let letter =
-                _mm_andnot_si128(eq(b'`'), within(_mm_or_si128(v, splat(0x20)), b'`', b'z'));
-            let inner = or(
-                or(within(v, b':', b':'), eq(b'_')),
-                or(or(eq(b'+'), eq(b'#')), or(eq(b'='), eq(b'-'))),
-            );
+            // Letters and `@`, which `| 0x20` moves to `a`..`z` and `` ` `` (itself no letter).
+            let letter = _mm_andnot_si128(eq(b'`'), within(or(v, splat(0x20)), b'`', b'z'));
+            let inner =
+                or(or(eq(b':'), eq(b'_')), or(or(eq(b'+'), eq(b'#')), or(eq(b'='), eq(b'-'))));
             let symbol = or(or(letter, digit), inner);
             let dot = eq(b'.');
             let paren = within(v, b'(', b')');
