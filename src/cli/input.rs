@@ -127,15 +127,27 @@ const PARALLEL_CHECK_BYTES: usize = 4 << 20;
 fn utf8(bytes: &[u8]) -> Result<&str, std::str::Utf8Error> {
     let workers = rayon::current_num_threads();
     if workers == 1 || bytes.len() < PARALLEL_CHECK_BYTES {
-        return std::str::from_utf8(bytes);
+        return utf8_at_once(bytes);
     }
     utf8_in_pieces(bytes, bytes.len().div_ceil(workers * 4))
+}
+
+/// `bytes` as text when they are UTF-8, checked by simdutf8 (the vector instructions the
+/// processor has, chosen at run time); std's check, slower, then says where they stop being
+/// UTF-8.
+///
+/// It is the one pass over a whole file besides the parse's, and where games are mostly
+/// comments (engine archives) reading the bytes is much of a `check` run. With simdutf8
+/// `check --jobs 1` took 3% less time on the TCEC archive and 2% less on TWIC files (four to
+/// six rounds of 20 runs of each build, alternated, 2026-11-22).
+fn utf8_at_once(bytes: &[u8]) -> Result<&str, std::str::Utf8Error> {
+    simdutf8::basic::from_utf8(bytes).or_else(|_| std::str::from_utf8(bytes))
 }
 
 /// `bytes` as text when they are UTF-8, checked in pieces of about `piece` bytes in parallel.
 fn utf8_in_pieces(bytes: &[u8], piece: usize) -> Result<&str, std::str::Utf8Error> {
     let cuts = character_starts(bytes, piece);
-    if cuts.par_windows(2).all(|cut| std::str::from_utf8(&bytes[cut[0]..cut[1]]).is_ok()) {
+    if cuts.par_windows(2).all(|cut| simdutf8::basic::from_utf8(&bytes[cut[0]..cut[1]]).is_ok()) {
         // SAFETY: the pieces between the cuts are all of `bytes`, one after the other, and each
         // is UTF-8; UTF-8 strings put together are UTF-8.
         Ok(unsafe { std::str::from_utf8_unchecked(bytes) })
@@ -282,18 +294,33 @@ mod tests {
         }
     }
 
+    /// Bytes that are UTF-8 in places: characters of one to four bytes, any bytes, bytes that
+    /// continue a character, and ASCII; long enough for several of simdutf8's 64-byte blocks.
+    fn mostly_utf8() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+        use proptest::prelude::*;
+        let piece = prop_oneof![
+            8 => any::<char>().prop_map(|c| c.to_string().into_bytes()),
+            1 => any::<u8>().prop_map(|b| vec![b]),
+            1 => (0x80..0xC0u8).prop_map(|b| vec![b]),
+            4 => (0..0x80u8).prop_map(|b| vec![b]),
+        ];
+        proptest::collection::vec(piece, 0..200).prop_map(|pieces| pieces.concat())
+    }
+
     proptest::proptest! {
-        /// Checked in pieces, bytes are UTF-8 exactly when they are as a whole, and the error
-        /// says where they stop being UTF-8, wherever the cuts fall.
+        /// Checked at once or in pieces, bytes are UTF-8 exactly when std says so, and the
+        /// error is std's, which says where they stop being UTF-8, wherever the cuts fall.
         #[test]
-        fn checking_in_pieces_agrees_with_checking_the_whole(
-            bytes in proptest::collection::vec(
-                proptest::prop_oneof![proptest::prelude::any::<u8>(), 0x80..0xC0u8, 0..0x80u8],
-                0..200,
-            ),
-            piece in 1..40usize,
-        ) {
+        fn checks_agree_with_std(bytes in mostly_utf8(), piece in 1..40usize) {
+            proptest::prop_assert_eq!(utf8_at_once(&bytes), std::str::from_utf8(&bytes));
             proptest::prop_assert_eq!(utf8_in_pieces(&bytes, piece), std::str::from_utf8(&bytes));
+        }
+
+        /// Text is UTF-8, checked at once or in pieces.
+        #[test]
+        fn text_is_utf8(text in ".{0,300}", piece in 1..40usize) {
+            proptest::prop_assert_eq!(utf8_at_once(text.as_bytes()), Ok(text.as_str()));
+            proptest::prop_assert_eq!(utf8_in_pieces(text.as_bytes(), piece), Ok(text.as_str()));
         }
     }
 
