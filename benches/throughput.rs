@@ -259,12 +259,11 @@ fn bench_file(file: &str, args: &Args) {
         };
         let (name, reference) = label(figure, cores);
         let mut line = format!("  {name:<30} {:>8.1} MB/s", mb_per_s(bytes, t));
-        if let Some(r) = reference.and_then(best_of) {
-            let ratio = r.as_secs_f64() / t.as_secs_f64();
-            line.push_str(&format!(
-                "   ratio {ratio:.2} to {}",
-                label(reference.unwrap(), cores).0
-            ));
+        // How many times as fast as a reference that took `r`.
+        let ratio = |r: Duration| r.as_secs_f64() / t.as_secs_f64();
+        if let Some((reference, r)) = reference.and_then(|f| Some((f, best_of(f)?))) {
+            let reference = label(reference, cores).0;
+            line.push_str(&format!("   ratio {:.2} to {reference}", ratio(r)));
         }
         let whole_run = matches!(
             figure,
@@ -274,8 +273,7 @@ fn bench_file(file: &str, args: &Args) {
                 | Figure::FmtAllCores
         );
         if let Some(r) = best_of(Figure::AnchorValidateWholeRun).filter(|_| whole_run) {
-            let ratio = r.as_secs_f64() / t.as_secs_f64();
-            line.push_str(&format!(", {ratio:.2} to its whole run"));
+            line.push_str(&format!(", {:.2} to its whole run", ratio(r)));
         }
         println!("{line}");
     }
