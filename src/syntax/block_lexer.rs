@@ -1,18 +1,21 @@
-//! The lexer's fast path: the plain movetext tokens of 64 bytes at a time (moves, move numbers,
-//! `1-0` and `0-1`, parentheses), found together from bit masks of the bytes' classes.
+//! The lexer's fast path: the plain tokens of 64 bytes at a time, found together from bit masks
+//! of the bytes' classes. In movetext: moves, move numbers, `1-0` and `0-1`, parentheses; in
+//! tag sections: tag pairs written plainly (`[Name "value"]`).
 //!
 //! A token-at-a-time lexer finds each token's end from the bytes where the token before it
 //! ended: one chain of dependent loads and a mispredicted loop exit a token, which held logos
 //! to about 600 MB/s on TWIC files. Here every token start of a block is a bit of one mask
-//! (a symbol byte after a byte that is none, a parenthesis), and each token's end a count of
-//! set bits from its start, so the tokens of a block do not wait for one another.
+//! (a symbol byte after a byte that is none, a parenthesis) and every token's last byte a bit
+//! of another, paired in order, so the tokens of a block do not wait for one another; a tag
+//! pair's closing quote is the first quote after its opening one.
 //!
-//! Only tokens whose kind and end the masks settle are taken (see [`Queue::fill`]); at the
-//! first byte that is no blank, symbol byte, period or parenthesis (a comment, a tag, a NAG, a
-//! non-ASCII character...) or the first token that could be something else (`e.p.`, a glyph
-//! such as `+-`, periods on their own) the block stops, and the logos lexer reads on from there.
-//! Which tokens come out is therefore exactly what logos gives for the same bytes (a property
-//! test compares the two on random text).
+//! Only tokens whose kind and end the masks settle are taken (see [`Queue::fill`] and
+//! [`Queue::fill_tags`]); at the first byte that is no blank, symbol byte, period or
+//! parenthesis (a comment, a NAG, a non-ASCII character...), the first token that could be
+//! something else (`e.p.`, a glyph such as `+-`, periods on their own) or the first `[` that
+//! starts no plain tag pair the block shows whole, the block stops, and the logos lexer reads
+//! on from there. Which tokens come out is therefore exactly what logos gives for the same
+//! bytes (a property test compares the two on random text).
 
 use super::lexer::{Token, TokenKind};
 use crate::text::TextRange;
@@ -90,42 +93,96 @@ impl Queue {
         let lone_dots = c.dot & !(c.dot << 1) & !(c.symbol << 1);
         let limit = (c.other | symbol_starts & c.inner | lone_dots).trailing_zeros() as usize;
         let mut starts = (symbol_starts | c.paren) & below(limit);
+        // Each token's last byte, found for all tokens at once, so that a token's end does not
+        // wait for its start: a symbol byte goes on into a symbol byte, a symbol byte or a
+        // period into a period (before `limit` every run of periods follows a symbol byte). A
+        // run that reaches the block's last byte may go on past it: it gets no end here.
+        let word = c.symbol | c.dot;
+        let goes_on = c.symbol & c.symbol >> 1 | word & c.dot >> 1;
+        let mut ends = word & !goes_on & below(BLOCK - 1) | c.paren;
+        let letters = c.symbol & !c.digit;
         let mut found = 0;
         let resume = loop {
             if starts == 0 {
                 break at + limit;
             }
+            // Starts and ends come in pairs, in order: the token at `s` ends at `last`, or
+            // past the block when no end is left (`last` is 64).
             let s = starts.trailing_zeros() as usize;
+            let last = ends.trailing_zeros() as usize;
             starts &= starts - 1;
-            let (kind, end) = if c.paren >> s & 1 == 0 {
-                // Past the block when the run reaches its end: then `end >= limit`.
-                let end = s + (!c.symbol >> s).trailing_zeros() as usize;
-                if end >= limit {
+            ends &= ends.wrapping_sub(1);
+            let kind = if c.paren >> s & 1 != 0 {
+                if block[s] == b'(' { TokenKind::LParen } else { TokenKind::RParen }
+            } else if last >= BLOCK {
+                break at + s;
+            } else if c.dot >> last & 1 != 0 {
+                // Digits and periods: a move number; a period after anything else is not
+                // for the blocks to judge (`e.p.`, `e4.`).
+                if letters & span(s, last) != 0 {
                     break at + s;
                 }
-                if c.dot >> end & 1 != 0 {
-                    let run = below(end) & !below(s);
-                    let dots_end = end + (!c.dot >> end).trailing_zeros() as usize;
-                    if c.digit & run != run || dots_end >= BLOCK {
-                        break at + s;
-                    }
-                    (TokenKind::MoveNumber, dots_end)
-                } else if c.digit >> s & 1 != 0 && matches!(&block[s..end], b"1-0" | b"0-1") {
-                    (TokenKind::Result, end)
-                } else {
-                    (TokenKind::Symbol, end)
-                }
+                TokenKind::MoveNumber
+            } else if last + 1 >= limit {
+                // What follows the symbol may still be part of it (`O–O`).
+                break at + s;
+            } else if c.digit >> s & 1 != 0 && matches!(&block[s..=last], b"1-0" | b"0-1") {
+                TokenKind::Result
             } else {
-                (if block[s] == b'(' { TokenKind::LParen } else { TokenKind::RParen }, s + 1)
+                TokenKind::Symbol
             };
-            // At most one token a byte: `found` stays below `BLOCK`.
-            self.kinds[found % BLOCK] = kind;
-            self.ranges[found % BLOCK] = (at + s) as u64 | ((at + end) as u64) << 32;
+            self.put(found, kind, at + s, at + last + 1);
             found += 1;
         };
         self.next = 0;
         self.len = found;
         resume
+    }
+
+    /// Find the tag pairs written plainly (`TokenKind::TagPair`) that follow one another from
+    /// `bytes[at]`, a `[`, in `bytes[at..at + BLOCK]`, and return where lexing goes on: past the
+    /// last one and the blanks after it, or at the first `[` that starts none the block shows
+    /// whole (then logos reads it).
+    ///
+    /// A tag pair is `[`, a name of letters, digits and `_` that starts with a letter or a
+    /// digit, one space, `"`, a value without `"`, `\\` or line breaks, `"` and `]`: the
+    /// closing quote is the first after the opening one, so the masks settle each pair without
+    /// looking at its bytes one by one. Tag sections are two fifths of a TWIC file.
+    pub fn fill_tags(&mut self, bytes: &[u8], at: usize) -> usize {
+        let block: &[u8; BLOCK] = bytes[at..at + BLOCK].try_into().expect("a whole block");
+        let c = classify_tags(block);
+        let mut found = 0;
+        let mut pos = 0;
+        // Each pair takes at least seven bytes: no shift below reaches 64.
+        while pos < BLOCK - 6 && block[pos] == b'[' && c.name_start >> (pos + 1) & 1 != 0 {
+            let name_end = pos + 1 + (!c.name >> (pos + 1)).trailing_zeros() as usize;
+            let value = name_end + 2;
+            if value >= BLOCK || block[name_end] != b' ' || block[name_end + 1] != b'"' {
+                break;
+            }
+            let closing = value + (c.quote >> value).trailing_zeros() as usize;
+            let end = closing + 2;
+            if end > BLOCK
+                || block[closing + 1] != b']'
+                || c.unsafe_in_value & span(value, closing) != 0
+            {
+                break;
+            }
+            self.put(found, TokenKind::TagPair, at + pos, at + end);
+            found += 1;
+            pos = end + (!c.blank >> end).trailing_zeros() as usize;
+        }
+        self.next = 0;
+        self.len = found;
+        at + pos.min(BLOCK)
+    }
+
+    /// Keep token number `n` of a fill: its kind, and its range as one word.
+    #[inline(always)]
+    fn put(&mut self, n: usize, kind: TokenKind, start: usize, end: usize) {
+        // At most one token a byte: `n` stays below `BLOCK`.
+        self.kinds[n % BLOCK] = kind;
+        self.ranges[n % BLOCK] = start as u64 | (end as u64) << 32;
     }
 }
 
@@ -135,52 +192,48 @@ fn below(n: usize) -> u64 {
     if n >= 64 { !0 } else { (1 << n) - 1 }
 }
 
-/// The byte classes of `block`, sixteen bytes at a time (SSE2, which every x86-64 processor
-/// has), up to the end of the first sixteen bytes that hold a byte of no class: the block
-/// stops there anyway, and the bytes after it are left without a class (as if of none), which
-/// spares the work where comments come often, as after every move of an engine game.
+/// The bits from bit `from` up to, not including, bit `to`.
+#[inline(always)]
+fn span(from: usize, to: usize) -> u64 {
+    below(to) & !below(from)
+}
+
+/// The byte classes of `block`, sixteen bytes at a time, up to the end of the first sixteen
+/// bytes that hold a byte of no class: the block stops there anyway, and the bytes after it are
+/// left without a class (as if of none), which spares the work where comments come often, as
+/// after every move of an engine game.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn classify(block: &[u8; BLOCK]) -> Classes {
-    use std::arch::x86_64::*;
-    // SAFETY: SSE2 is part of x86-64; the loads read 16 bytes each inside `block`.
-    unsafe {
-        let splat = |b: u8| _mm_set1_epi8(b as i8);
-        // Bytes from `lo` to `hi`: moved so that `lo` is the lowest signed byte, then compared.
-        let within = |v: __m128i, lo: u8, hi: u8| {
-            let moved = _mm_add_epi8(v, splat(0x80u8.wrapping_sub(lo)));
-            _mm_cmplt_epi8(moved, splat(0x80u8.wrapping_add(hi - lo + 1)))
-        };
-        let mut c = Classes::default();
-        for i in 0..BLOCK / 16 {
-            let v = _mm_loadu_si128(block.as_ptr().add(i * 16).cast());
-            let eq = |b: u8| _mm_cmpeq_epi8(v, splat(b));
-            let or = |a, b| _mm_or_si128(a, b);
-            let blank = or(eq(b' '), within(v, 0x09, 0x0D));
-            let digit = within(v, b'0', b'9');
-            // Letters and `@`, which `| 0x20` moves to `a`..`z` and `` ` `` (itself no letter).
-            let letter = _mm_andnot_si128(eq(b'`'), within(or(v, splat(0x20)), b'`', b'z'));
-            let inner =
-                or(or(eq(b':'), eq(b'_')), or(or(eq(b'+'), eq(b'#')), or(eq(b'='), eq(b'-'))));
-            let symbol = or(or(letter, digit), inner);
-            let dot = eq(b'.');
-            let paren = within(v, b'(', b')');
-            let other = _mm_andnot_si128(or(or(blank, symbol), or(dot, paren)), splat(0xFF));
-            let mask = |m: __m128i| u64::from(_mm_movemask_epi8(m) as u16) << (i * 16);
-            let other = mask(other);
-            c.other |= other;
-            c.symbol |= mask(symbol);
-            c.inner |= mask(inner);
-            c.digit |= mask(digit);
-            c.dot |= mask(dot);
-            c.paren |= mask(paren);
-            if other != 0 {
-                c.other |= !below(i * 16 + 16);
-                break;
-            }
+    use sse2::{eq, mask, or, within};
+    let mut c = Classes::default();
+    for i in 0..BLOCK / 16 {
+        let v = sse2::load(block, i);
+        let blank = or(eq(v, b' '), within(v, 0x09, 0x0D));
+        let digit = within(v, b'0', b'9');
+        // Letters and `@`, which `| 0x20` moves to `a`..`z` and `` ` `` (itself no letter).
+        let letter = sse2::and_not(eq(v, b'`'), within(sse2::or_byte(v, 0x20), b'`', b'z'));
+        let inner = or(
+            or(eq(v, b':'), eq(v, b'_')),
+            or(or(eq(v, b'+'), eq(v, b'#')), or(eq(v, b'='), eq(v, b'-'))),
+        );
+        let symbol = or(or(letter, digit), inner);
+        let dot = eq(v, b'.');
+        let paren = within(v, b'(', b')');
+        let in_place = |m| mask(m) << (i * 16);
+        let other = in_place(or(or(blank, symbol), or(dot, paren))) ^ 0xFFFF << (i * 16);
+        c.other |= other;
+        c.symbol |= in_place(symbol);
+        c.inner |= in_place(inner);
+        c.digit |= in_place(digit);
+        c.dot |= in_place(dot);
+        c.paren |= in_place(paren);
+        if other != 0 {
+            c.other |= !below(i * 16 + 16);
+            break;
         }
-        c
     }
+    c
 }
 
 /// The byte classes of `block`, a byte at a time, as [`classify`] gives them (other processors,
@@ -193,8 +246,7 @@ fn classify_bytes(block: &[u8; BLOCK]) -> Classes {
         let inner = b"_+#=:-".contains(&b);
         let symbol = b.is_ascii_alphanumeric() || b == b'@' || inner;
         let (dot, paren) = (b == b'.', matches!(b, b'(' | b')'));
-        let blank = matches!(b, b' ' | 0x09..=0x0D);
-        set(&mut c.other, !(blank || symbol || dot || paren));
+        set(&mut c.other, !(is_blank(b) || symbol || dot || paren));
         set(&mut c.symbol, symbol);
         set(&mut c.inner, inner);
         set(&mut c.digit, b.is_ascii_digit());
@@ -216,6 +268,128 @@ fn classify(block: &[u8; BLOCK]) -> Classes {
     classify_bytes(block)
 }
 
+/// The classes of the bytes of a block that tag pairs need, one bit per byte.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct TagClasses {
+    /// Letters, digits and `_`: the bytes of a tag name.
+    name: u64,
+    /// Letters and digits: the bytes a tag name starts with.
+    name_start: u64,
+    quote: u64,
+    /// `\\` and line breaks, which no plainly written value holds.
+    unsafe_in_value: u64,
+    /// ASCII whitespace, which the lexer skips.
+    blank: u64,
+}
+
+/// The tag-pair classes of `block`, sixteen bytes at a time.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn classify_tags(block: &[u8; BLOCK]) -> TagClasses {
+    use sse2::{eq, mask, or, within};
+    let mut c = TagClasses::default();
+    for i in 0..BLOCK / 16 {
+        let v = sse2::load(block, i);
+        let name_start = or(within(v, b'0', b'9'), within(sse2::or_byte(v, 0x20), b'a', b'z'));
+        let in_place = |m| mask(m) << (i * 16);
+        c.name |= in_place(or(name_start, eq(v, b'_')));
+        c.name_start |= in_place(name_start);
+        c.quote |= in_place(eq(v, b'"'));
+        c.unsafe_in_value |= in_place(or(eq(v, b'\\'), or(eq(v, b'\r'), eq(v, b'\n'))));
+        c.blank |= in_place(or(eq(v, b' '), within(v, 0x09, 0x0D)));
+    }
+    c
+}
+
+/// The tag-pair classes of `block`, a byte at a time, as [`classify_tags`] gives them (other
+/// processors, and the tests' reference).
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+fn classify_tag_bytes(block: &[u8; BLOCK]) -> TagClasses {
+    let mut c = TagClasses::default();
+    for (i, &b) in block.iter().enumerate() {
+        let set = |mask: &mut u64, is: bool| *mask |= u64::from(is) << i;
+        set(&mut c.name, b.is_ascii_alphanumeric() || b == b'_');
+        set(&mut c.name_start, b.is_ascii_alphanumeric());
+        set(&mut c.quote, b == b'"');
+        set(&mut c.unsafe_in_value, matches!(b, b'\\' | b'\r' | b'\n'));
+        set(&mut c.blank, is_blank(b));
+    }
+    c
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn classify_tags(block: &[u8; BLOCK]) -> TagClasses {
+    classify_tag_bytes(block)
+}
+
+/// ASCII whitespace as the lexer skips it: space, tab, line feed, vertical tab, form feed,
+/// carriage return.
+fn is_blank(b: u8) -> bool {
+    matches!(b, b' ' | 0x09..=0x0D)
+}
+
+/// The SSE2 operations of the classifiers, on sixteen bytes at a time (every x86-64 processor
+/// has SSE2).
+#[cfg(target_arch = "x86_64")]
+mod sse2 {
+    use std::arch::x86_64::*;
+
+    use super::BLOCK;
+
+    // SAFETY (every `unsafe` below): the operations need SSE2, which every x86-64 processor
+    // has.
+
+    /// Bytes `16 * i` to `16 * i + 15` of `block`.
+    #[inline(always)]
+    pub fn load(block: &[u8; BLOCK], i: usize) -> __m128i {
+        assert!(i < BLOCK / 16);
+        // SAFETY: the sixteen bytes read lie inside `block`.
+        unsafe { _mm_loadu_si128(block.as_ptr().add(i * 16).cast()) }
+    }
+
+    #[inline(always)]
+    fn splat(b: u8) -> __m128i {
+        unsafe { _mm_set1_epi8(b as i8) }
+    }
+
+    /// The bytes equal to `b`.
+    #[inline(always)]
+    pub fn eq(v: __m128i, b: u8) -> __m128i {
+        unsafe { _mm_cmpeq_epi8(v, splat(b)) }
+    }
+
+    /// The bytes from `lo` to `hi`: moved so that `lo` is the lowest signed byte, then compared.
+    #[inline(always)]
+    pub fn within(v: __m128i, lo: u8, hi: u8) -> __m128i {
+        let moved = unsafe { _mm_add_epi8(v, splat(0x80u8.wrapping_sub(lo))) };
+        unsafe { _mm_cmplt_epi8(moved, splat(0x80u8.wrapping_add(hi - lo + 1))) }
+    }
+
+    #[inline(always)]
+    pub fn or(a: __m128i, b: __m128i) -> __m128i {
+        unsafe { _mm_or_si128(a, b) }
+    }
+
+    /// `v` with the bits of `b` set in every byte.
+    #[inline(always)]
+    pub fn or_byte(v: __m128i, b: u8) -> __m128i {
+        unsafe { _mm_or_si128(v, splat(b)) }
+    }
+
+    /// `b` without the bytes of `a`.
+    #[inline(always)]
+    pub fn and_not(a: __m128i, b: __m128i) -> __m128i {
+        unsafe { _mm_andnot_si128(a, b) }
+    }
+
+    /// One bit per byte: bit `k` for byte `k`.
+    #[inline(always)]
+    pub fn mask(m: __m128i) -> u64 {
+        unsafe { u64::from(_mm_movemask_epi8(m) as u16) }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
@@ -232,6 +406,7 @@ mod tests {
                 (_, b) => b,
             });
             prop_assert_eq!(classify(&block), classify_bytes(&block));
+            prop_assert_eq!(classify_tags(&block), classify_tag_bytes(&block));
         }
     }
 
@@ -242,7 +417,39 @@ mod tests {
                 let mut block = [b'e'; BLOCK];
                 block[at] = byte;
                 assert_eq!(classify(&block), classify_bytes(&block), "{byte:#x} at {at}");
+                assert_eq!(classify_tags(&block), classify_tag_bytes(&block), "{byte:#x} at {at}");
             }
+        }
+    }
+
+    /// The tag pairs a fill takes, as text, and where it leaves off.
+    fn tags_filled(text: &str) -> (Vec<&str>, usize) {
+        let bytes = format!("{text:<BLOCK$}");
+        let mut queue = Queue::default();
+        let resume = queue.fill_tags(bytes.as_bytes(), 0);
+        let pairs = std::iter::from_fn(|| queue.pop()).map(|t| &text[t.range]).collect();
+        (pairs, resume)
+    }
+
+    #[test]
+    fn tag_pairs_a_block_shows_whole() {
+        let text = "[Event \"Open\"]\n[Site_2 \"\"]\r\n[Round \"1.2\"]  1. e4";
+        assert_eq!(
+            tags_filled(text),
+            (vec!["[Event \"Open\"]", "[Site_2 \"\"]", "[Round \"1.2\"]"], 43)
+        );
+        // A pair that runs past the block, or that is not written plainly, is left to logos.
+        let long = "[Event \"Open\"] [Annotator \"a value too long for the rest of the block\"]";
+        assert_eq!(tags_filled(long), (vec!["[Event \"Open\"]"], 15));
+        for text in [
+            "[Event  \"x\"]",
+            "[_x \"v\"]",
+            "[Ev \"a\\\"b\"]",
+            "[Ev \"x\" ]",
+            "[Ev \"x\n\"]",
+            "[Ev\"x\"]",
+        ] {
+            assert_eq!(tags_filled(text), (vec![], 0), "{text}");
         }
     }
 }

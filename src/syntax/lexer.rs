@@ -2,9 +2,9 @@
 //! bytes that fit nothing become `Unknown` tokens (spec §7 tokens plus comments §5, escape
 //! lines §6 and the import-format forms real files contain).
 //!
-//! The tokens are defined by the logos lexer below. Plain movetext, most of a file's tokens, is
-//! read 64 bytes at a time instead (`block_lexer`), giving the same tokens; logos reads every
-//! other token, from where the blocks stopped.
+//! The tokens are defined by the logos lexer below. Plain movetext and plain tag pairs, most of
+//! a file's tokens, are read 64 bytes at a time instead (`block_lexer`), giving the same tokens;
+//! logos reads every other token, from where the blocks stopped.
 //!
 //! Damage containment (DESIGN §3): a `{` comment never runs past a line that starts a tag pair
 //! (`[Name "`), and a string never runs past the end of its line (§7: no newline in strings), so
@@ -270,8 +270,8 @@ pub fn lex(text: &str) -> Lexer<'_> {
 }
 
 /// The raw tokens of a text, one at a time: a byte that fits nothing is an `Unknown` token of
-/// its own, and the end of the text is `Eof`. Plain movetext is read a block at a time
-/// (`block_lexer`), everything else by logos, from wherever the block reader stopped.
+/// its own, and the end of the text is `Eof`. Plain movetext and plain tag pairs are read a
+/// block at a time (`block_lexer`), everything else by logos, from wherever the blocks stopped.
 #[derive(Clone)]
 pub(crate) struct RawLexer<'a> {
     logos: logos::Lexer<'a, TokenKind>,
@@ -297,11 +297,15 @@ impl<'a> RawLexer<'a> {
     /// that give any, or else the next token of logos.
     fn read_on(&mut self) -> Token {
         let bytes = self.logos.source().as_bytes();
-        // A tag pair or a comment next (the commonest tokens the blocks do not take) goes to
-        // logos at once.
-        while self.resume + BLOCK <= bytes.len() && !matches!(bytes[self.resume], b'[' | b'{') {
+        while self.resume + BLOCK <= bytes.len() {
             let at = self.resume;
-            self.resume = self.found.fill(bytes, at);
+            self.resume = match bytes[at] {
+                b'[' => self.found.fill_tags(bytes, at),
+                // A comment next (the commonest token the blocks do not take) goes to logos at
+                // once.
+                b'{' => break,
+                _ => self.found.fill(bytes, at),
+            };
             if let Some(token) = self.found.pop() {
                 return token;
             }
