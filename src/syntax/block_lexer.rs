@@ -209,7 +209,7 @@ fn classify(block: &[u8; BLOCK]) -> Classes {
     let mut c = Classes::default();
     for i in 0..BLOCK / 16 {
         let v = sse2::load(block, i);
-        let blank = or(eq(v, b' '), within(v, 0x09, 0x0D));
+        let blank = sse2::blank(v);
         let digit = within(v, b'0', b'9');
         // Letters and `@`, which `| 0x20` moves to `a`..`z` and `` ` `` (itself no letter).
         let letter = sse2::and_not(eq(v, b'`'), within(sse2::or_byte(v, 0x20), b'`', b'z'));
@@ -296,7 +296,7 @@ fn classify_tags(block: &[u8; BLOCK]) -> TagClasses {
         c.name_start |= in_place(name_start);
         c.quote |= in_place(eq(v, b'"'));
         c.unsafe_in_value |= in_place(or(eq(v, b'\\'), or(eq(v, b'\r'), eq(v, b'\n'))));
-        c.blank |= in_place(or(eq(v, b' '), within(v, 0x09, 0x0D)));
+        c.blank |= in_place(sse2::blank(v));
     }
     c
 }
@@ -364,6 +364,12 @@ mod sse2 {
     pub fn within(v: __m128i, lo: u8, hi: u8) -> __m128i {
         let moved = unsafe { _mm_add_epi8(v, splat(0x80u8.wrapping_sub(lo))) };
         unsafe { _mm_cmplt_epi8(moved, splat(0x80u8.wrapping_add(hi - lo + 1))) }
+    }
+
+    /// The bytes of ASCII whitespace, as `is_blank` tells them.
+    #[inline(always)]
+    pub fn blank(v: __m128i) -> __m128i {
+        or(eq(v, b' '), within(v, 0x09, 0x0D))
     }
 
     #[inline(always)]
