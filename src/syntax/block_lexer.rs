@@ -170,7 +170,8 @@ impl Queue {
             }
             self.put(found, TokenKind::TagPair, at + pos, at + end);
             found += 1;
-            pos = end + (!c.blank >> end).trailing_zeros() as usize;
+            // Past the blanks after it; `end` may be the block's end.
+            pos = end + (!c.blank).checked_shr(end as u32).unwrap_or(0).trailing_zeros() as usize;
         }
         self.next = 0;
         self.len = found;
@@ -444,6 +445,9 @@ mod tests {
             tags_filled(text),
             (vec!["[Event \"Open\"]", "[Site_2 \"\"]", "[Round \"1.2\"]"], 43)
         );
+        // A pair that ends with the block.
+        let whole = format!("[Event \"{}\"]", "x".repeat(BLOCK - 10));
+        assert_eq!(tags_filled(&whole), (vec![whole.as_str()], BLOCK));
         // A pair that runs past the block, or that is not written plainly, is left to logos.
         let long = "[Event \"Open\"] [Annotator \"a value too long for the rest of the block\"]";
         assert_eq!(tags_filled(long), (vec!["[Event \"Open\"]"], 15));
