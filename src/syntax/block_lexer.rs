@@ -145,7 +145,7 @@ impl Queue {
     /// whole (then logos reads it).
     ///
     /// A tag pair is `[`, a name of letters, digits and `_` that starts with a letter or a
-    /// digit, one space, `"`, a value without `"`, `\\` or line breaks, `"` and `]`: the
+    /// digit, one space, `"`, a value without `"`, `\` or line breaks, `"` and `]`: the
     /// closing quote is the first after the opening one, so the masks settle each pair without
     /// looking at its bytes one by one. Tag sections are two fifths of a TWIC file.
     pub fn fill_tags(&mut self, bytes: &[u8], at: usize) -> usize {
@@ -153,7 +153,8 @@ impl Queue {
         let c = classify_tags(block);
         let mut found = 0;
         let mut pos = 0;
-        // Each pair takes at least seven bytes: no shift below reaches 64.
+        // A pair takes seven bytes at least (`[a ""]`): none starts in the last six, and
+        // `pos + 1` stays a bit of the masks.
         while pos < BLOCK - 6 && block[pos] == b'[' && c.name_start >> (pos + 1) & 1 != 0 {
             let name_end = pos + 1 + (!c.name >> (pos + 1)).trailing_zeros() as usize;
             let value = name_end + 2;
@@ -277,7 +278,7 @@ struct TagClasses {
     /// Letters and digits: the bytes a tag name starts with.
     name_start: u64,
     quote: u64,
-    /// `\\` and line breaks, which no plainly written value holds.
+    /// `\` and line breaks, which no plainly written value holds.
     unsafe_in_value: u64,
     /// ASCII whitespace, which the lexer skips.
     blank: u64,
