@@ -26,29 +26,27 @@ use serde_json::{Value, json};
 const BINARY: &str = env!("CARGO_BIN_EXE_pgn-lsp");
 const URI: &str = "file:///bench.pgn";
 
+/// The language server benchmark's command line.
+#[derive(clap::Parser)]
+#[command(name = "lsp", about = "The language server on a large document and a small one")]
 struct Args {
+    /// The large document's size, in MB.
+    #[arg(long, value_name = "MB", default_value_t = 100)]
     size: usize,
+    /// Edits (and hovers) on each document.
+    #[arg(long, value_name = "N", default_value_t = 200)]
     edits: usize,
+    /// The server's `diagnostics.limit`.
+    #[arg(long, value_name = "N")]
     limit: Option<usize>,
+    /// What `cargo bench` passes to every benchmark program.
+    #[arg(long, hide = true)]
+    bench: bool,
+    /// PGN files, plain or `.zst`, whose games make the documents.
+    #[arg(required = true)]
     files: Vec<String>,
 }
 
-fn parse_args() -> Args {
-    let mut args = Args { size: 100, edits: 200, limit: None, files: Vec::new() };
-    let mut it = std::env::args().skip(1);
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--size" => args.size = it.next().and_then(|v| v.parse().ok()).expect("--size MB"),
-            "--edits" => args.edits = it.next().and_then(|v| v.parse().ok()).expect("--edits N"),
-            "--limit" => args.limit = it.next().and_then(|v| v.parse().ok()),
-            "--bench" => {}
-            file => args.files.push(file.to_owned()),
-        }
-    }
-    args
-}
-
-/// The first game start (a line starting with `[Event `) at or after `at`.
 fn game_start_after(text: &str, at: usize) -> usize {
     let at = text.floor_char_boundary(at.min(text.len()));
     text[at..].find("\n[Event ").map_or(text.len(), |i| at + i + 1)
@@ -239,8 +237,7 @@ impl Session {
 }
 
 fn main() {
-    let args = parse_args();
-    assert!(!args.files.is_empty(), "usage: lsp [--size MB] [--edits N] [--limit N] FILE...");
+    let args = <Args as clap::Parser>::parse();
     let sources: Vec<String> = args.files.iter().map(|f| read_pgn(f)).collect();
     let big = build_document(&sources, args.size * 1_000_000);
     let middle = edit_offset(&big, big.len() / 2);

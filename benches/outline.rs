@@ -12,8 +12,19 @@ use pgn_lsp::ide::{DocumentAnalysis, document_symbols, folding_ranges, semantic_
 use pgn_lsp::text::{LineCol, PositionEncoding};
 use ropey::Rope;
 
+/// The outline benchmark's command line.
+#[derive(clap::Parser)]
+#[command(name = "outline", about = "Document symbols, folding ranges and semantic tokens")]
+struct Args {
+    /// What `cargo bench` passes to every benchmark program.
+    #[arg(long, hide = true)]
+    bench: bool,
+    /// A PGN file, plain or `.zst`.
+    file: String,
+}
+
 fn main() {
-    let path = std::env::args().skip(1).find(|a| a != "--bench").expect("usage: outline FILE");
+    let path = <Args as clap::Parser>::parse().file;
     let text = read_pgn(&path);
     let (analysed, analysis) = time(|| DocumentAnalysis::new(&text));
     let rope = Rope::from_str(&text);

@@ -29,37 +29,43 @@ use pgn_lsp::syntax::{lex, parse_games};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_pgn-lsp");
 
+/// The throughput benchmark's command line.
+#[derive(clap::Parser)]
+#[command(name = "throughput", about = "Throughput of pgn-lsp next to pgn-reader + shakmaty")]
 struct Args {
-    repeat: usize,
+    /// Runs of each figure; the best is kept.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    repeat: u32,
+    /// The reference script.
+    #[arg(long, value_name = "SCRIPT", default_value_os_t = default_anchor())]
     anchor: PathBuf,
-    only: Option<Figure>,
+    /// Measure this figure alone (for a profiler).
+    #[arg(long, value_enum, value_name = "FIGURE")]
+    only: Option<Only>,
+    /// What `cargo bench` passes to every benchmark program.
+    #[arg(long, hide = true)]
+    bench: bool,
+    /// PGN files, plain or `.zst`.
+    #[arg(required = true)]
     files: Vec<String>,
 }
 
-fn parse_args() -> Args {
-    let default_anchor = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench/anchor.sh");
-    let mut args = Args { repeat: 5, anchor: default_anchor, only: None, files: Vec::new() };
-    let mut it = std::env::args().skip(1);
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--repeat" => args.repeat = it.next().and_then(|v| v.parse().ok()).expect("--repeat N"),
-            "--anchor" => args.anchor = it.next().expect("--anchor SCRIPT").into(),
-            "--only" => {
-                let name = it.next().unwrap_or_default();
-                let figure = match name.as_str() {
-                    "lexer" => Figure::Lexer,
-                    "syntax" => Figure::Syntax,
-                    "analysis" => Figure::Analysis,
-                    _ => panic!("--only lexer|syntax|analysis, not {name:?}"),
-                };
-                args.only = Some(figure);
-            }
-            "--bench" => {}
-            file => args.files.push(file.to_owned()),
+/// The figures `--only` measures alone.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Only {
+    Lexer,
+    Syntax,
+    Analysis,
+}
+
+impl From<Only> for Figure {
+    fn from(only: Only) -> Figure {
+        match only {
+            Only::Lexer => Figure::Lexer,
+            Only::Syntax => Figure::Syntax,
+            Only::Analysis => Figure::Analysis,
         }
     }
-    assert!(args.repeat > 0, "--repeat must be at least 1");
-    args
 }
 
 /// The figures measured, in the order they are printed.
@@ -233,7 +239,7 @@ fn bench_file(file: &str, args: &Args) {
     let mut anchor_found = true;
     for _ in 0..args.repeat {
         for (i, &figure) in FIGURES.iter().enumerate() {
-            if args.only.is_some_and(|only| only != figure) {
+            if args.only.is_some_and(|only| Figure::from(only) != figure) {
                 continue;
             }
             let is_anchor = matches!(figure, Figure::AnchorStats | Figure::AnchorValidate);
@@ -279,12 +285,13 @@ fn bench_file(file: &str, args: &Args) {
     }
 }
 
+/// The reference's script beside the repository.
+fn default_anchor() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench/anchor.sh")
+}
+
 fn main() {
-    let args = parse_args();
-    assert!(
-        !args.files.is_empty(),
-        "usage: throughput [--repeat N] [--anchor SCRIPT] FILE... (plain or .zst)"
-    );
+    let args = <Args as clap::Parser>::parse();
     if !args.anchor.exists() {
         eprintln!("no reference at {}: ratios are left out", args.anchor.display());
     }
