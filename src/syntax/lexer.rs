@@ -3,8 +3,9 @@
 //! lines §6 and the import-format forms real files contain).
 //!
 //! The tokens are defined by the logos lexer below. Plain movetext and plain tag pairs, most of
-//! a file's tokens, are read 64 bytes at a time instead (`block_lexer`), giving the same tokens;
-//! logos reads every other token, from where the blocks stopped.
+//! a file's tokens, are read 64 bytes at a time instead (`block_lexer`), giving the same tokens,
+//! and a `{` comment where the blocks stopped by the same search as logos's callback; logos
+//! reads every other token, from there.
 //!
 //! Damage containment (DESIGN §3): a `{` comment never runs past a line that starts a tag pair
 //! (`[Name "`), and a string never runs past the end of its line (§7: no newline in strings), so
@@ -159,24 +160,27 @@ pub fn at_line_start(source: &[u8], offset: usize) -> bool {
 }
 
 fn lex_brace_comment(lex: &mut logos::Lexer<TokenKind>) {
-    let rest = lex.remainder().as_bytes();
+    lex.bump(comment_rest(lex.remainder().as_bytes()));
+}
+
+/// How many bytes of `rest`, what follows a comment's `{`, are the rest of the comment: up to
+/// its `}`, or, unterminated, up to the line break before a tag line, or to the end.
+#[inline(always)]
+fn comment_rest(rest: &[u8]) -> usize {
     prefetch_ahead(rest);
     let mut i = 0;
     while let Some(j) = memchr::memchr2(b'}', b'\n', &rest[i..]) {
         let at = i + j;
         if rest[at] == b'}' {
-            lex.bump(at + 1);
-            return;
+            return at + 1;
         }
         if is_tag_line(&rest[at + 1..]) {
             // Unterminated: stop before the line break, so the tag line starts fresh.
-            let end = if at > 0 && rest[at - 1] == b'\r' { at - 1 } else { at };
-            lex.bump(end);
-            return;
+            return if at > 0 && rest[at - 1] == b'\r' { at - 1 } else { at };
         }
         i = at + 1;
     }
-    lex.bump(rest.len());
+    rest.len()
 }
 
 /// Ask the processor to fetch eight cache lines 2 KB past the start of `rest` (a hint: nothing
@@ -271,7 +275,8 @@ pub fn lex(text: &str) -> Lexer<'_> {
 
 /// The raw tokens of a text, one at a time: a byte that fits nothing is an `Unknown` token of
 /// its own, and the end of the text is `Eof`. Plain movetext and plain tag pairs are read a
-/// block at a time (`block_lexer`), everything else by logos, from wherever the blocks stopped.
+/// block at a time (`block_lexer`), and a comment where the blocks stopped directly; everything
+/// else by logos, from wherever these stopped.
 #[derive(Clone)]
 pub(crate) struct RawLexer<'a> {
     logos: logos::Lexer<'a, TokenKind>,
@@ -301,9 +306,16 @@ impl<'a> RawLexer<'a> {
             let at = self.resume;
             self.resume = match bytes[at] {
                 b'[' => self.found.fill_tags(bytes, at),
-                // A comment next (the commonest token the blocks do not take) goes to logos at
-                // once.
-                b'{' => break,
+                // A comment next, the commonest token the blocks do not take (after every move
+                // of an engine game), is read here too, as logos would read it.
+                b'{' => {
+                    let end = at + 1 + comment_rest(&bytes[at + 1..]);
+                    self.resume = end;
+                    return Token {
+                        kind: TokenKind::Comment,
+                        range: TextRange::new(at as u32, end as u32),
+                    };
+                }
                 _ => self.found.fill(bytes, at),
             };
             if let Some(token) = self.found.pop() {
@@ -419,7 +431,7 @@ mod tests {
         /// and is something else.
         #[test]
         fn blocks_give_the_tokens_logos_gives(pieces in proptest::collection::vec(
-            "1-0|0-1|1-0x|0-10|1/2-1/2|1/2|½-½|\\*|e\\.p\\.|e4\\.|12\\.|7\\.\\.\\.|\\.\\.\\.|\\.|e4|Nf3\\+|exd8=Q#|O-O|O–O|Nf♘|♘f3|--|-|\\+-|=|:x|_a|@|P@e4|Z0|\\(|\\)|\\{c d\\}|\\[Event \"x\"\\]|\\[Event \"x\"\\]\n|\\[W_1 \"\"\\]|\\[_a \"x\"\\]|\\[Ab \"a\\\\\\\\b\"\\]|\\[Ab \"a\r\"\\]|\\[Ab \"a\"|\\[Ab  \"x\"\\]|\\[Abcdefghijklmnopq \"x\"\\]|\\[Ab \"a long value of many words\"\\] |;c\n|%e\n|\\$1|!\\?|!|\u{a0}|[a-h1-8]{1,3}|[ \n\t\r]{1,3}|\x0B|\x0C|&",
+            "1-0|0-1|1-0x|0-10|1/2-1/2|1/2|½-½|\\*|e\\.p\\.|e4\\.|12\\.|7\\.\\.\\.|\\.\\.\\.|\\.|e4|Nf3\\+|exd8=Q#|O-O|O–O|Nf♘|♘f3|--|-|\\+-|=|:x|_a|@|P@e4|Z0|\\(|\\)|\\{c d\\}|\\{u\n|\\{u\r\n|\\[Event \"x\"\\]|\\[Event \"x\"\\]\n|\\[W_1 \"\"\\]|\\[_a \"x\"\\]|\\[Ab \"a\\\\\\\\b\"\\]|\\[Ab \"a\r\"\\]|\\[Ab \"a\"|\\[Ab  \"x\"\\]|\\[Abcdefghijklmnopq \"x\"\\]|\\[Ab \"a long value of many words\"\\] |;c\n|%e\n|\\$1|!\\?|!|\u{a0}|[a-h1-8]{1,3}|[ \n\t\r]{1,3}|\x0B|\x0C|&",
             0..120,
         )) {
             let text = pieces.concat();
@@ -470,10 +482,15 @@ mod tests {
 
     #[test]
     fn unterminated_comment_stops_at_tag_line() {
-        let text = "1. e4 {oops\n2. Nf3\n[Event \"x\"]\n";
-        let toks = kinds(text);
-        assert!(toks.contains(&(Comment, "{oops\n2. Nf3")));
-        assert!(toks.contains(&(TagPair, "[Event \"x\"]")));
+        // Short, the comment is logos's; with a game after it, the blocks' (the same).
+        let short = "1. e4 {oops\n2. Nf3\r\n[Event \"x\"]\n";
+        let long = format!("{short}\n{}", "1. d4 d5 ".repeat(10));
+        for text in [short, &long] {
+            let toks = kinds(text);
+            assert!(toks.contains(&(Comment, "{oops\n2. Nf3")), "{toks:?}");
+            assert!(toks.contains(&(TagPair, "[Event \"x\"]")), "{toks:?}");
+            assert_eq!(raw_tokens(text, false), raw_tokens(text, true));
+        }
     }
 
     #[test]
