@@ -47,6 +47,7 @@ struct Args {
     files: Vec<String>,
 }
 
+/// The first game start (a line starting with `[Event `) at or after `at`.
 fn game_start_after(text: &str, at: usize) -> usize {
     let at = text.floor_char_boundary(at.min(text.len()));
     text[at..].find("\n[Event ").map_or(text.len(), |i| at + i + 1)

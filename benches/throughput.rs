@@ -41,7 +41,7 @@ struct Args {
     anchor: PathBuf,
     /// Measure this figure alone (for a profiler).
     #[arg(long, value_enum, value_name = "FIGURE")]
-    only: Option<Only>,
+    only: Option<Figure>,
     /// What `cargo bench` passes to every benchmark program.
     #[arg(long, hide = true)]
     bench: bool,
@@ -50,36 +50,25 @@ struct Args {
     files: Vec<String>,
 }
 
-/// The figures `--only` measures alone.
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum Only {
-    Lexer,
-    Syntax,
-    Analysis,
-}
-
-impl From<Only> for Figure {
-    fn from(only: Only) -> Figure {
-        match only {
-            Only::Lexer => Figure::Lexer,
-            Only::Syntax => Figure::Syntax,
-            Only::Analysis => Figure::Analysis,
-        }
-    }
-}
-
-/// The figures measured, in the order they are printed.
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// The figures measured, in the order they are printed; `--only` takes the first three.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum Figure {
     Lexer,
     Syntax,
     Analysis,
+    #[value(skip)]
     CheckOneThread,
+    #[value(skip)]
     CheckAllCores,
+    #[value(skip)]
     FmtOneThread,
+    #[value(skip)]
     FmtAllCores,
+    #[value(skip)]
     AnchorStats,
+    #[value(skip)]
     AnchorValidate,
+    #[value(skip)]
     AnchorValidateWholeRun,
 }
 
@@ -239,7 +228,7 @@ fn bench_file(file: &str, args: &Args) {
     let mut anchor_found = true;
     for _ in 0..args.repeat {
         for (i, &figure) in FIGURES.iter().enumerate() {
-            if args.only.is_some_and(|only| Figure::from(only) != figure) {
+            if args.only.is_some_and(|only| only != figure) {
                 continue;
             }
             let is_anchor = matches!(figure, Figure::AnchorStats | Figure::AnchorValidate);

@@ -275,8 +275,8 @@ pub fn lex(text: &str) -> Lexer<'_> {
 
 /// The raw tokens of a text, one at a time: a byte that fits nothing is an `Unknown` token of
 /// its own, and the end of the text is `Eof`. Plain movetext and plain tag pairs are read a
-/// block at a time (`block_lexer`), and a comment where the blocks stopped directly; everything
-/// else by logos, from wherever these stopped.
+/// block at a time (`block_lexer`), and a comment where the blocks stopped is read here too;
+/// everything else by logos, from wherever these stopped.
 #[derive(Clone)]
 pub(crate) struct RawLexer<'a> {
     logos: logos::Lexer<'a, TokenKind>,
@@ -482,7 +482,8 @@ mod tests {
 
     #[test]
     fn unterminated_comment_stops_at_tag_line() {
-        // Short, the comment is logos's; with a game after it, the blocks' (the same).
+        // In a short text logos reads the comment; with a game after it the lexer reads it
+        // itself, giving the same tokens.
         let short = "1. e4 {oops\n2. Nf3\r\n[Event \"x\"]\n";
         let long = format!("{short}\n{}", "1. d4 d5 ".repeat(10));
         for text in [short, &long] {
