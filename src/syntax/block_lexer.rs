@@ -13,9 +13,10 @@
 //! [`Queue::fill_tags`]); at the first byte that is no blank, symbol byte, period or
 //! parenthesis (a comment, a NAG, a non-ASCII character...), the first token that could be
 //! something else (`e.p.`, a glyph such as `+-`, periods on their own) or the first `[` that
-//! starts no plain tag pair the block shows whole, the block stops, and the logos lexer reads
-//! on from there. Which tokens come out is therefore exactly what logos gives for the same
-//! bytes (a property test compares the two on random text).
+//! starts no plain tag pair the block shows whole, the block stops, and the lexer reads on from
+//! there (a comment by itself, anything else with logos). Which tokens come out is therefore
+//! exactly what logos gives for the same bytes (a property test compares the two on random
+//! text).
 
 use super::lexer::{Token, TokenKind};
 use crate::text::TextRange;
