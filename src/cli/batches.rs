@@ -11,18 +11,18 @@
 //! Results come back in file order, a window of segments at a time, so memory holds the results
 //! of a few segments whatever the size of the file.
 //!
-//! Lines are counted only where a game's first line is asked for (to print its diagnostics),
-//! from the last line known; on several workers, a segment's first game that asks has the line
-//! breaks of the segments before it in its window counted (each segment's once, by whichever
-//! segment needs them first), so that no segment counts from far before its start and no worker
-//! waits while another counts a whole window. Where no game asks (`fmt`, or `check` on a file
-//! without diagnostics), no line is counted.
+//! Lines are counted only where a game's first line is asked for (to print its diagnostics):
+//! on one worker from the last line known, carried from segment to segment; a segment parsed
+//! ahead on several workers starts from the nearest block start of the file's line breaks,
+//! counted in the UTF-8 check (`input`), or here when a game first asks. Where no game asks
+//! (`fmt`, or `check` on a file without diagnostics), no line is counted here.
 
 use std::cell::Cell;
 use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
+use super::line_breaks::{Cursor, LineBreaks};
 use crate::syntax::{Game, is_tag_line, parse_game};
 use crate::text::TextRange;
 
@@ -63,77 +63,37 @@ impl FirstLine<'_> {
 /// The lines of a segment's games, counted from the last line known when one is asked for.
 struct LineCounter<'s> {
     text: &'s str,
-    known: Cell<Cursor>,
-    /// The window the segment was parsed in (with the segment's place in it), whose segment
-    /// starts give a line known closer than `known` the first time a line is asked for.
-    window: Cell<Option<(&'s WindowLines<'s>, usize)>>,
+    /// The last line known in the segment: none yet in a segment parsed ahead.
+    known: Cell<Option<Cursor>>,
+    /// The file's line breaks, counted when a segment parsed ahead first asks for a line, if
+    /// they were not counted before.
+    line_breaks: &'s OnceLock<LineBreaks>,
 }
 
 impl LineCounter<'_> {
     fn line_at(&self, offset: usize) -> u32 {
-        if let Some((window, segment)) = self.window.take() {
-            self.known.set(window.segment_start(segment));
+        let known = self.known.get().filter(|known| known.offset <= offset);
+        // The nearer of the last line known and the start of the offset's block: on one worker
+        // the file's line breaks are never needed, nor counted.
+        let block = match known {
+            Some(_) => self.line_breaks.get(),
+            None => Some(self.line_breaks.get_or_init(|| LineBreaks::count(self.text.as_bytes()))),
         }
-        let at = self.known.get().moved_to(offset, self.text);
-        self.known.set(at);
+        .map(|line_breaks| line_breaks.block_before(offset));
+        let from = known.into_iter().chain(block).max_by_key(|cursor| cursor.offset);
+        let at = from.unwrap_or(Cursor::START).moved_to(offset, self.text.as_bytes());
+        self.known.set(Some(at));
         at.line
-    }
-
-    /// The last line known: the segment's start once its window's lines are counted, if none
-    /// was asked for here.
-    fn last_known(&self) -> Cursor {
-        let counted = self.window.get().and_then(|(window, segment)| window.counted(segment));
-        counted.unwrap_or(self.known.get())
-    }
-}
-
-/// The lines the segments of a window start on, each segment's line breaks counted once, when a
-/// game of a later segment first asks for its line.
-struct WindowLines<'s> {
-    text: &'s str,
-    /// The segments, as `(start, end)`, one after the other.
-    segments: &'s [(usize, usize)],
-    /// A line known at or before the window's start.
-    known: Cursor,
-    /// Where the first segment starts, and the line breaks of each segment.
-    first: OnceLock<Cursor>,
-    within: Vec<OnceLock<u32>>,
-}
-
-impl<'s> WindowLines<'s> {
-    fn new(text: &'s str, segments: &'s [(usize, usize)], known: Cursor) -> Self {
-        let within = segments.iter().map(|_| OnceLock::new()).collect();
-        WindowLines { text, segments, known, first: OnceLock::new(), within }
-    }
-
-    /// The line `segment` starts on. The segments before it are counted by whichever segment
-    /// first asks (on its own thread, as nothing else runs there while it counts): a segment
-    /// asks for the one just before, which its worker counts while another worker parses it,
-    /// rather than every worker waiting for the first to count the whole window.
-    fn segment_start(&self, segment: usize) -> Cursor {
-        let first = self.first.get_or_init(|| self.known.moved_to(self.segments[0].0, self.text));
-        let mut line = first.line;
-        for (&(start, end), breaks) in self.segments.iter().zip(&self.within).take(segment) {
-            line += *breaks.get_or_init(|| count_line_breaks(&self.text[start..end]));
-        }
-        Cursor { offset: self.segments[segment].0, line }
-    }
-
-    /// The line `segment` starts on, if the line breaks before it have been counted.
-    fn counted(&self, segment: usize) -> Option<Cursor> {
-        let mut line = self.first.get()?.line;
-        for breaks in &self.within[..segment] {
-            line += breaks.get()?;
-        }
-        Some(Cursor { offset: self.segments[segment].0, line })
     }
 }
 
 /// Parse `text` game by game, call `handle` on every game (in parallel, in no set order), and
 /// pass the results, in file order and a segment at a time, to `sink` together with the number
-/// of bytes handled so far. Stops at the first error of `sink`.
+/// of bytes handled so far. Stops at the first error of `sink`. `line_breaks` are the text's,
+/// if they were counted already.
 pub fn for_each_batch<R, E>(
     text: &str,
+    line_breaks: Option<LineBreaks>,
     handle: impl Fn(ParsedGame) -> R + Sync,
     mut sink: impl FnMut(Vec<R>, usize) -> Result<(), E>,
 ) -> Result<(), E>
@@ -142,16 +102,19 @@ where
 {
     let workers = rayon::current_num_threads();
     let cuts = cut_points(text, workers);
+    let line_breaks = line_breaks.map_or_else(OnceLock::new, OnceLock::from);
+    let segments: Vec<(usize, usize)> = cuts.windows(2).map(|cut| (cut[0], cut[1])).collect();
     // Where the next segment must start (the end of the last game handed on), and the last
     // line known.
     let mut next = 0;
-    let mut lines = Cursor { offset: 0, line: 0 };
-    let segments: Vec<(usize, usize)> = cuts.windows(2).map(|cut| (cut[0], cut[1])).collect();
+    let mut lines = Some(Cursor::START);
     for window in segments.chunks(workers * SEGMENTS_PER_WINDOW) {
         // One worker parses the segments in order, each from where the one before ended.
         let parsed = if workers > 1 {
-            let window = WindowLines::new(text, window, lines);
-            parse_window(&window, &handle)
+            let parse = |&(start, end): &(usize, usize)| {
+                Segment::parse(text, start, None, &line_breaks, end, &handle)
+            };
+            window.par_iter().map(parse).collect()
         } else {
             vec![]
         };
@@ -161,7 +124,7 @@ where
                 Some(segment) if segment.start == next => segment,
                 // The cut was no game boundary (or nothing was parsed ahead): parse from where
                 // the games really are.
-                _ => Segment::parse(text, next, lines, None, end, &handle),
+                _ => Segment::parse(text, next, lines, &line_breaks, end, &handle),
             };
             loop {
                 (next, lines) = (segment.end, segment.lines);
@@ -172,41 +135,11 @@ where
                     break;
                 }
                 // The segment stopped at its most games: go on from there.
-                segment = Segment::parse(text, next, lines, None, end, &handle);
+                segment = Segment::parse(text, next, lines, &line_breaks, end, &handle);
             }
         }
     }
     Ok(())
-}
-
-/// The segments of a window parsed in parallel, each at its cut.
-fn parse_window<R: Send>(
-    window: &WindowLines<'_>,
-    handle: &(impl Fn(ParsedGame) -> R + Sync),
-) -> Vec<Segment<R>> {
-    let parse = |(i, &(start, end)): (usize, &(usize, usize))| {
-        Segment::parse(window.text, start, window.known, Some((window, i)), end, handle)
-    };
-    window.segments.par_iter().enumerate().map(parse).collect()
-}
-
-/// An offset of the text and the 0-based line it is on.
-#[derive(Clone, Copy)]
-struct Cursor {
-    offset: usize,
-    line: u32,
-}
-
-impl Cursor {
-    /// The cursor at `offset` of `text`, counting the lines between.
-    fn moved_to(self, offset: usize, text: &str) -> Cursor {
-        let line = if offset >= self.offset {
-            self.line + count_line_breaks(&text[self.offset..offset])
-        } else {
-            self.line - count_line_breaks(&text[offset..self.offset])
-        };
-        Cursor { offset, line }
-    }
 }
 
 /// The handled games of one segment.
@@ -215,25 +148,25 @@ struct Segment<R> {
     start: usize,
     /// Where its last game ends.
     end: usize,
-    /// The last line known.
-    lines: Cursor,
+    /// The last line known, if any.
+    lines: Option<Cursor>,
     results: Vec<R>,
 }
 
 impl<R> Segment<R> {
     /// Parse and handle the games from `start` (a game boundary, or a cut believed to be one)
     /// until the first game boundary at or past `end`, or until [`MAX_GAMES_PER_SEGMENT`]
-    /// games; `lines` is a line known at or before `start`, `window` the window and place of a
-    /// segment parsed ahead.
-    fn parse<'s>(
-        text: &'s str,
+    /// games; `lines` is a line known at or before `start`, if any, and `line_breaks` the
+    /// file's, once counted.
+    fn parse(
+        text: &str,
         start: usize,
-        lines: Cursor,
-        window: Option<(&'s WindowLines<'s>, usize)>,
+        lines: Option<Cursor>,
+        line_breaks: &OnceLock<LineBreaks>,
         end: usize,
         handle: &(impl Fn(ParsedGame) -> R + Sync),
     ) -> Segment<R> {
-        let lines = LineCounter { text, known: Cell::new(lines), window: Cell::new(window) };
+        let lines = LineCounter { text, known: Cell::new(lines), line_breaks };
         let mut at = start;
         let mut results = Vec::new();
         while at < end && results.len() < MAX_GAMES_PER_SEGMENT {
@@ -243,14 +176,8 @@ impl<R> Segment<R> {
             at = range.end as usize;
             results.push(handle(ParsedGame { game, range, first_line }));
         }
-        Segment { start, end: at, lines: lines.last_known(), results }
+        Segment { start, end: at, lines: lines.known.get(), results }
     }
-}
-
-/// The `\n`s in `text`: the lines of `check`'s messages, as terminals and go-to-line count
-/// them in LF and CRLF files (the server counts a lone `\r` too, as the protocol does).
-fn count_line_breaks(text: &str) -> u32 {
-    memchr::memchr_iter(b'\n', text.as_bytes()).count() as u32
 }
 
 /// The cuts of `text` into segments: `0`, the starts of tag lines after a blank line about
@@ -287,6 +214,7 @@ fn tag_line_after_blank_line(bytes: &[u8], from: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::line_breaks::count_line_breaks;
 
     #[test]
     fn results_come_in_file_order_with_line_numbers() {
@@ -295,6 +223,7 @@ mod tests {
         let mut batches = 0;
         let handled = for_each_batch(
             &text,
+            None,
             |g| {
                 (g.first_line.get(), text.as_str()[g.range].lines().next().unwrap_or("").to_owned())
             },
@@ -318,6 +247,7 @@ mod tests {
         let mut calls = 0;
         let result = for_each_batch(
             &text,
+            None,
             |_| (),
             |_, _| {
                 calls += 1;
@@ -345,10 +275,12 @@ mod tests {
         for (start, game) in crate::syntax::parse_games(&text) {
             let range = TextRange::new(start, start + game.len);
             expected.push((range, line));
-            line += count_line_breaks(&text.as_str()[range]);
+            line += count_line_breaks(text.as_str()[range].as_bytes());
         }
-        // Every game asks for its line, or one in 97 (many windows then count none, and a
-        // window that does counts from a line known windows before).
+        // Every game asks for its line, or one in 97 (many segments then ask for none, and a
+        // segment that does counts from a line known segments before, or from its block). The
+        // file's line breaks are given, counted before, or counted when first needed.
+        let counted = LineBreaks::count(text.as_bytes());
         for asks in [1, 97] {
             let expected: Vec<_> = expected
                 .iter()
@@ -357,12 +289,17 @@ mod tests {
                 .collect();
             let index =
                 |range: TextRange| expected.partition_point(|&(r, _)| r.start < range.start);
-            for workers in [1, 2, 3] {
+            for (workers, line_breaks) in [1, 2, 3]
+                .into_iter()
+                .flat_map(|workers| [(workers, None), (workers, Some(counted.clone()))])
+            {
+                let given = line_breaks.is_some();
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(workers).build().unwrap();
                 let mut seen = Vec::new();
                 let done = pool.install(|| {
                     for_each_batch(
                         &text,
+                        line_breaks,
                         |g| (g.range, (index(g.range) % asks == 0).then(|| g.first_line.get())),
                         |results, _| {
                             seen.extend(results);
@@ -371,7 +308,8 @@ mod tests {
                     )
                 });
                 assert_eq!(done, Ok(()));
-                assert!(seen == expected, "{workers} workers, one game in {asks} asking");
+                let case = format!("{workers} workers, one game in {asks} asking, given {given}");
+                assert!(seen == expected, "{case}");
             }
         }
     }
@@ -386,6 +324,7 @@ mod tests {
         let mut largest = 0;
         let done = for_each_batch(
             &text,
+            None,
             |g| g.first_line.get(),
             |results, _| {
                 largest = largest.max(results.len());

@@ -140,7 +140,7 @@ fn check_files(args: &CheckArgs) -> ExitCode {
                 continue;
             }
         };
-        match check_source(&input.decode(), &settings, &mut out) {
+        match check_source(&input.decode(true), &settings, &mut out) {
             Ok(file_tally) => tally += file_tally,
             Err(e) => return output_failed(&e),
         }
@@ -178,16 +178,16 @@ fn check_source(
 ) -> io::Result<Tally> {
     // Editors hide a byte-order mark: positions are counted without it.
     let text = source.text.strip_prefix('\u{FEFF}').unwrap_or(&source.text);
+    let bom = source.text.len() - text.len();
     let not_utf8_at = match source.encoding {
         Encoding::Utf8 => None,
-        Encoding::Latin1 { first_invalid } => {
-            Some(first_invalid - (source.text.len() - text.len()) as u32)
-        }
+        Encoding::Latin1 { first_invalid } => Some(first_invalid - bom as u32),
     };
     let progress = Progress::new(source.name, text.len());
     let mut tally = Tally::default();
     for_each_batch(
         text,
+        source.line_breaks.clone().map(|line_breaks| line_breaks.without_prefix(bom)),
         |parsed| check_game(source.name, text, parsed, not_utf8_at, settings),
         |reports: Vec<GameReport>, done| {
             progress.set_done(done);
@@ -263,8 +263,8 @@ mod tests {
     /// Check `bytes` with both renderers; the JSON gives one line per counted diagnostic, with
     /// positions inside the text, and the human output one `-->` header per diagnostic.
     fn check_both_ways(bytes: Vec<u8>) {
-        let (text, encoding) = decode(&bytes);
-        let source = Source { name: "game.pgn", text, encoding };
+        let (text, encoding, line_breaks) = decode(&bytes, true);
+        let source = Source { name: "game.pgn", text, encoding, line_breaks };
         let mut json = Vec::new();
         let tally = check_source(&source, &settings(Renderer::Json), &mut json).unwrap();
         let json = String::from_utf8(json).unwrap();

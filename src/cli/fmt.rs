@@ -121,7 +121,7 @@ impl Failure {
 fn format_file(args: &FmtArgs, finder: &mut ConfigFinder, file: &str) -> Result<bool, Failure> {
     let options = args.options(finder, file).map_err(Failure::Message)?;
     let input = Input::open(file).map_err(|e| Failure::io(file, e))?;
-    let source = input.decode();
+    let source = input.decode(false);
     if args.diff {
         let mut formatted = String::with_capacity(source.text.len());
         stream(&source, &options, |text| {
@@ -178,6 +178,7 @@ fn stream(
     let buffers = Buffers::default();
     for_each_batch(
         text,
+        None,
         |parsed| {
             let range = parsed.range;
             (range, buffers.format_alone(&parsed.game, &text[range], range.start, options))

@@ -10,6 +10,7 @@ mod game_text;
 mod human;
 pub mod input;
 mod json;
+pub mod line_breaks;
 mod progress;
 mod tally;
 mod workers;
