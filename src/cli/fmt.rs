@@ -175,20 +175,32 @@ fn stream(
     let text: &str = &source.text;
     let mut joiner = Joiner::default();
     let mut reporter = KeptReporter::new(source);
-    let buffers = Buffers::default();
+    // Spare buffers for each worker: a game's buffer goes back to the worker that formatted into
+    // it. With glibc's allocator, freeing or growing a buffer on another thread than the one
+    // that allocated it takes that thread's arena lock, which the workers then wait on.
+    let buffers: Vec<Buffers> =
+        (0..rayon::current_num_threads()).map(|_| Buffers::default()).collect();
+    let worker = || rayon::current_thread_index().unwrap_or(0) % buffers.len();
     for_each_batch(
         text,
         None,
         |parsed| {
             let range = parsed.range;
-            (range, buffers.format_alone(&parsed.game, &text[range], range.start, options))
+            let worker = worker();
+            let alone =
+                buffers[worker].format_alone(&parsed.game, &text[range], range.start, options);
+            (range, worker, alone)
         },
         |games, _| {
-            for (range, alone) in games {
+            let mut written: Vec<Vec<FormattedGame>> = buffers.iter().map(|_| Vec::new()).collect();
+            for (range, worker, alone) in games {
                 let game = joiner.join(&text[range], range.start, alone);
                 reporter.report(&game);
                 sink(game.text())?;
-                buffers.recycle(game);
+                written[worker].push(game);
+            }
+            for (buffers, written) in buffers.iter().zip(written) {
+                buffers.recycle(written);
             }
             Ok(())
         },

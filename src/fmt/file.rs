@@ -157,11 +157,14 @@ impl Buffers {
         format_alone_into(buffer, game, source, start, options)
     }
 
-    /// Take back the buffer of a game whose text has been written out.
-    pub fn recycle(&self, game: FormattedGame<'_>) {
-        if let GameOutput::Formatted(text) = game.output {
-            self.spare().push(text);
-        }
+    /// Take back the buffers of games whose text has been written out, all under one lock:
+    /// workers formatting more games take buffers meanwhile.
+    pub fn recycle<'a>(&self, games: impl IntoIterator<Item = FormattedGame<'a>>) {
+        let texts = games.into_iter().filter_map(|game| match game.output {
+            GameOutput::Formatted(text) => Some(text),
+            GameOutput::Kept(_) => None,
+        });
+        self.spare().extend(texts);
     }
 
     fn spare(&self) -> MutexGuard<'_, Vec<String>> {
@@ -254,7 +257,7 @@ mod tests {
                 let alone = buffers.format_alone(&game, source, start, &options);
                 let formatted = joiner.join(source, start, alone);
                 let out = formatted.text().to_owned();
-                buffers.recycle(formatted);
+                buffers.recycle([formatted]);
                 out
             })
             .collect();
