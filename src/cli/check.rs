@@ -254,7 +254,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::cli::input::decode;
+    use crate::cli::input::{PARALLEL_CHECK_BYTES, decode};
 
     fn settings(renderer: Renderer) -> Settings {
         Settings { filter: Filter { min_severity: Severity::Hint, ignored: vec![] }, renderer }
@@ -287,6 +287,38 @@ mod tests {
         let human = String::from_utf8(human).unwrap();
         let headers = human.lines().filter(|l| l.trim_start().starts_with("--> game.pgn:")).count();
         assert_eq!(headers as u64, diagnostics);
+    }
+
+    /// A large file with a byte-order mark gives the same diagnostics, at the same lines, on one
+    /// worker (lines carried from game to game) and on two (lines from the line breaks counted
+    /// in the UTF-8 check, the mark taken off).
+    #[test]
+    fn lines_are_the_same_on_one_worker_and_two() {
+        let game = |i: usize| {
+            let moves = if i.is_multiple_of(10) { "1. e4 e4" } else { "1. e4 e5" };
+            format!("[Event \"{i}\"]\n\n{moves} {{ {} }}\n*\n\n", "x".repeat(i % 3000))
+        };
+        let mut text = String::from("\u{FEFF}");
+        for i in 0.. {
+            if text.len() > PARALLEL_CHECK_BYTES + (1 << 20) {
+                break;
+            }
+            text += &game(i);
+        }
+        let check = |workers| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(workers).build().unwrap();
+            pool.install(|| {
+                let (text, encoding, line_breaks) = decode(text.as_bytes(), true);
+                assert_eq!(line_breaks.is_some(), workers > 1, "counted in the check");
+                let source = Source { name: "game.pgn", text, encoding, line_breaks };
+                let mut json = Vec::new();
+                check_source(&source, &settings(Renderer::Json), &mut json).unwrap();
+                String::from_utf8(json).unwrap()
+            })
+        };
+        let one = check(1);
+        assert!(one.lines().count() > 100, "{one}");
+        assert!(one == check(2), "the same diagnostics on two workers");
     }
 
     proptest! {

@@ -133,7 +133,7 @@ pub(super) fn decode(
 
 /// Inputs from this size up are checked as UTF-8 in pieces on the workers (when there are
 /// several).
-const PARALLEL_CHECK_BYTES: usize = 4 << 20;
+pub(super) const PARALLEL_CHECK_BYTES: usize = 4 << 20;
 
 /// `bytes` as text when they are UTF-8; a large input is checked in pieces on all workers,
 /// which count its line breaks too with `count_lines`.
@@ -215,6 +215,7 @@ fn character_starts(bytes: &[u8], piece: usize) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::line_breaks::lines_agree;
 
     #[test]
     fn utf8_is_kept_as_it_is() {
@@ -297,18 +298,6 @@ mod tests {
         let missing = dir.path().join("missing.pgn");
         let error = Input::open(missing.to_str().unwrap()).err().expect("no such file");
         assert_eq!(error.kind(), io::ErrorKind::NotFound);
-    }
-
-    /// Whether `line_breaks` give the line of every offset of `text` from the start of its
-    /// block.
-    fn lines_agree(line_breaks: &LineBreaks, text: &[u8]) -> bool {
-        let mut line = 0;
-        (0..=text.len()).all(|offset| {
-            let found = line_breaks.block_before(offset).moved_to(offset, text).line;
-            let agrees = found == line;
-            line += u32::from(text.get(offset) == Some(&b'\n'));
-            agrees
-        })
     }
 
     #[test]
