@@ -27,6 +27,7 @@ use super::EXIT_USAGE;
 use super::batches::for_each_batch;
 use super::config::{ConfigFinder, MIN_LINE_WIDTH};
 use super::input::{Input, Source};
+use super::line_breaks::Cursor;
 use super::workers::Workers;
 use crate::fmt::{Buffers, FormatOptions, FormattedGame, GameOutput, Joiner, KeepReason};
 
@@ -319,14 +320,13 @@ impl<'a> Comparison<'a> {
 /// Reports the games kept as they are, with their line numbers, on standard error.
 struct KeptReporter<'a> {
     source: &'a Source<'a>,
-    /// Line number (1-based) of `offset`.
-    line: usize,
-    offset: usize,
+    /// The last game reported, and its line.
+    at: Cursor,
 }
 
 impl<'a> KeptReporter<'a> {
     fn new(source: &'a Source<'a>) -> Self {
-        KeptReporter { source, line: 1, offset: 0 }
+        KeptReporter { source, at: Cursor::START }
     }
 
     fn report(&mut self, game: &FormattedGame<'_>) {
@@ -347,10 +347,7 @@ impl<'a> KeptReporter<'a> {
                 (game.start as usize, "formatted, it would join the game before it".to_owned())
             }
         };
-        let at = at.max(self.offset);
-        self.line +=
-            memchr::memchr_iter(b'\n', &self.source.text.as_bytes()[self.offset..at]).count();
-        self.offset = at;
-        eprintln!("{}:{}: game kept as it is: {why}", self.source.name, self.line);
+        self.at = self.at.moved_to(at.max(self.at.offset), self.source.text.as_bytes());
+        eprintln!("{}:{}: game kept as it is: {why}", self.source.name, self.at.line + 1);
     }
 }

@@ -9,6 +9,7 @@
 
 use std::cell::Cell;
 
+use super::line_breaks::count_line_breaks;
 use crate::text::TextRange;
 
 /// The lines of a file that hold one game.
@@ -93,7 +94,7 @@ impl<'a> GameText<'a> {
         let old = self.cursor.get();
         let (from, to) = (old.at.min(offset) as usize, old.at.max(offset) as usize);
         let gap = &text[from..to];
-        let gap_breaks = memchr::memchr_iter(b'\n', gap.as_bytes()).count() as u32;
+        let gap_breaks = count_line_breaks(gap.as_bytes());
         let new = if offset >= old.at {
             match memchr::memrchr(b'\n', gap.as_bytes()) {
                 None => Cursor { at: offset, column: old.column + chars(gap), ..old },

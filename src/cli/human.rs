@@ -9,6 +9,7 @@
 use annotate_snippets::{Annotation, AnnotationKind, Group, Level, Renderer, Snippet};
 
 use super::game_text::GameText;
+use super::line_breaks::count_line_breaks;
 use crate::syntax::{Diagnostic, Severity};
 use crate::text::TextRange;
 
@@ -37,7 +38,7 @@ impl HumanRenderer {
             || diagnostic.related.iter().map(|r| (text.local(r.range), r.message.as_str()));
         let covered = related().fold(primary, |covered, (range, _)| covered.cover(range));
         let shown = text.whole_lines(covered);
-        let shown_lines = memchr::memchr_iter(b'\n', text.lines_text[shown].as_bytes()).count();
+        let shown_lines = count_line_breaks(text.lines_text[shown].as_bytes());
         let snippets = if shown_lines < MAX_SNIPPET_LINES {
             vec![snippet(text, shown, Some(primary), related())]
         } else {
@@ -134,7 +135,7 @@ fn snippet<'a>(
 }
 
 /// A diagnostic whose places span this many lines or more shows each in a snippet of its own.
-const MAX_SNIPPET_LINES: usize = 10;
+const MAX_SNIPPET_LINES: u32 = 10;
 /// Lines longer than this many bytes are shown as an excerpt.
 const LONG_LINE: usize = 1_000;
 /// How many bytes of a long line the excerpt shows before and after the diagnostic's start.
