@@ -1,6 +1,7 @@
-//! The lines of `check`'s messages: cursors that know the line of an offset, and the line
-//! breaks of a whole file counted a block at a time, so that a worker can find the line of a
-//! game anywhere in the file by counting at most one block's bytes.
+//! The lines of the command line's messages (`check`'s diagnostics, `fmt`'s kept games):
+//! cursors that know the line of an offset, and the line breaks of a whole file counted a block
+//! at a time, so that a worker can find the line of a game anywhere in the file by counting at
+//! most one block's bytes.
 //!
 //! A line ends at `\n`, as terminals and go-to-line count lines in LF and CRLF files (the
 //! server counts a lone `\r` too, as the protocol does).
