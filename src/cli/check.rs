@@ -299,11 +299,10 @@ mod tests {
             format!("[Event \"{i}\"]\n\n{moves} {{ {} }}\n*\n\n", "x".repeat(i % 3000))
         };
         let mut text = String::from("\u{FEFF}");
-        for i in 0.. {
-            if text.len() > PARALLEL_CHECK_BYTES + (1 << 20) {
-                break;
-            }
+        let mut i = 0;
+        while text.len() <= PARALLEL_CHECK_BYTES + (1 << 20) {
             text += &game(i);
+            i += 1;
         }
         let check = |workers| {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(workers).build().unwrap();
