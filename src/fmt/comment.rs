@@ -5,7 +5,8 @@
 //! between them, except inside an embedded `[%command ...]` (clocks, evaluations, arrows) and
 //! before words that would make a line look like a tag pair (`[Name "`), which the lexer would
 //! read as the end of an unterminated comment. Kept as written, the text is one word: only the
-//! padding inside the braces is made one space and CRLF line ends become LF.
+//! padding inside the braces is made one space and CRLF line ends become LF (with any CRs
+//! right before them).
 
 use std::borrow::Cow;
 
@@ -34,11 +35,26 @@ pub fn normalized(body: &str, reflow: bool) -> Cow<'_, str> {
     } else {
         let trimmed = body.trim();
         if trimmed.contains("\r\n") {
-            Cow::Owned(trimmed.replace("\r\n", "\n"))
+            Cow::Owned(lf_line_ends(trimmed))
         } else {
             Cow::Borrowed(trimmed)
         }
     }
+}
+
+/// `text` with each CRLF line end made LF, together with any CRs right before it: CR CR LF
+/// (a CRLF file's line end written again through a text-mode conversion) is one line end too,
+/// and keeping its first CR would leave a CRLF that the next formatting changes again.
+fn lf_line_ends(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("\r\n") {
+        out.push_str(rest[..at].trim_end_matches('\r'));
+        out.push('\n');
+        rest = &rest[at + 2..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Append the comment with text `body` to `doc`, the `{` separated by `sep` from what precedes.
@@ -391,5 +407,15 @@ mod tests {
         assert_eq!(printed("   ", false, 79), "{ }");
         assert_eq!(normalized("\n x  y \n", false), "x  y");
         assert_eq!(normalized("\n x  y \n", true), "x y");
+        // CRs right before a CRLF go with it, so that formatting again changes nothing; a CR
+        // on its own stays.
+        for (body, kept) in [
+            ("a\r\r\nb", "a\nb"),
+            ("a\r\r\n\r\nb\rc\r\n", "a\n\nb\rc"),
+            ("a\rb", "a\rb"),
+        ] {
+            assert_eq!(normalized(body, false), kept);
+            assert_eq!(normalized(kept, false), kept);
+        }
     }
 }
