@@ -409,11 +409,9 @@ mod tests {
         assert_eq!(normalized("\n x  y \n", true), "x y");
         // CRs right before a CRLF go with it, so that formatting again changes nothing; a CR
         // on its own stays.
-        for (body, kept) in [
-            ("a\r\r\nb", "a\nb"),
-            ("a\r\r\n\r\nb\rc\r\n", "a\n\nb\rc"),
-            ("a\rb", "a\rb"),
-        ] {
+        for (body, kept) in
+            [("a\r\r\nb", "a\nb"), ("a\r\r\n\r\nb\rc\r\n", "a\n\nb\rc"), ("a\rb", "a\rb")]
+        {
             assert_eq!(normalized(body, false), kept);
             assert_eq!(normalized(kept, false), kept);
         }

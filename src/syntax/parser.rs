@@ -503,19 +503,12 @@ impl<'a> Parser<'a> {
     #[cold]
     #[inline(never)]
     fn check_long_string(&mut self, r: TextRange) {
-        let raw = self.text(r);
-        let inner = &raw[1..if is_closed_string(raw) { raw.len() - 1 } else { raw.len() }];
-        if inner.len() > IMPORT_LIMIT {
-            let chars = char_count(inner);
-            if chars > IMPORT_LIMIT {
-                self.error(
-                    Code::StringTooLong,
-                    r,
-                    format!(
-                        "string of {chars} characters; the import format allows {IMPORT_LIMIT}"
-                    ),
-                );
-            }
+        if let Some(chars) = string_over_limit(self.text(r)) {
+            self.error(
+                Code::StringTooLong,
+                r,
+                format!("string of {chars} characters; the import format allows {IMPORT_LIMIT}"),
+            );
         }
     }
 
@@ -884,6 +877,17 @@ impl PlainTagPair {
             value: TextRange::new(space + 1, range.end - 1),
         }
     }
+}
+
+/// How many characters the string token `raw` holds between its quotes, when they are more than
+/// the import format's 255 (§7); `None` when they are not.
+pub fn string_over_limit(raw: &str) -> Option<usize> {
+    let inner = &raw[1..if is_closed_string(raw) { raw.len() - 1 } else { raw.len() }];
+    if inner.len() <= IMPORT_LIMIT {
+        return None;
+    }
+    let chars = char_count(inner);
+    (chars > IMPORT_LIMIT).then_some(chars)
 }
 
 fn is_closed_string(raw: &str) -> bool {
