@@ -11,6 +11,7 @@ pub enum Leniency {
     Figurine,
     ZeroCastling,
     DashLookalike,
+    PlusLookalike,
     LongAlgebraic,
     LowercasePiece,
     PromotionWithoutEquals,
@@ -26,6 +27,7 @@ impl Leniency {
             Leniency::Figurine => "figurine notation",
             Leniency::ZeroCastling => "castling is written with the letter O",
             Leniency::DashLookalike => "a dash look-alike character",
+            Leniency::PlusLookalike => "a plus look-alike character",
             Leniency::LongAlgebraic => "long algebraic notation",
             Leniency::LowercasePiece => "piece letters are uppercase",
             Leniency::PromotionWithoutEquals => {
@@ -188,6 +190,9 @@ fn normalize(text: &str) -> Option<(String, Leniency)> {
         } else if DASH_LOOKALIKES.contains(&c) {
             note(Leniency::DashLookalike);
             s.push('-');
+        } else if c == '➕' {
+            note(Leniency::PlusLookalike);
+            s.push('+');
         } else if c.is_ascii() {
             s.push(c);
         } else {
@@ -328,6 +333,9 @@ mod tests {
             ("0-0", "O-O", ZeroCastling),
             ("0-0-0+", "O-O-O+", ZeroCastling),
             ("O–O", "O-O", DashLookalike),
+            ("O➖O➖O", "O-O-O", DashLookalike),
+            ("Nf3➕", "Nf3+", PlusLookalike),
+            ("Qh4➕➕", "Qh4#", PlusLookalike),
             ("e2-e4", "e2e4", LongAlgebraic),
             ("Ng1-f3", "Ng1f3", LongAlgebraic),
             ("e2e4", "e2e4", LongAlgebraic),

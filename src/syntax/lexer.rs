@@ -36,7 +36,7 @@ use crate::text::TextRange;
 #[logos(subpattern tag_pair = r#"\[[A-Za-z0-9][A-Za-z0-9_]* "[^"\\\r\n]*"\]"#)]
 #[logos(subpattern move_number = r"[0-9]+\.+")]
 #[logos(subpattern result = r"(1-0|0-1|1/2-1/2|1/2|½-½|\*)")]
-#[logos(subpattern symbol = r"[A-Za-z0-9@♔♕♖♗♘♙♚♛♜♝♞♟][A-Za-z0-9_+#=:\-@♔♕♖♗♘♙♚♛♜♝♞♟–—‐‑‒−]*")]
+#[logos(subpattern symbol = r"[A-Za-z0-9@♔♕♖♗♘♙♚♛♜♝♞♟][A-Za-z0-9_+#=:\-@♔♕♖♗♘♙♚♛♜♝♞♟–—‐‑‒−➖➕]*")]
 #[repr(u8)]
 pub enum TokenKind {
     /// The Unicode spaces real files contain (NBSP, BOM, ...): whitespace too, but worth
@@ -89,8 +89,9 @@ pub enum TokenKind {
     /// The four termination markers (§8.2.6), and the import forms `1/2` and `½-½`.
     #[regex(r"(?&result)", priority = 20)]
     Result,
-    /// A symbol (§7): SAN moves, tag names, integers; also figurines, `@` drops and dash
-    /// look-alikes in castling (`O–O`), which the chess layer reads leniently.
+    /// A symbol (§7): SAN moves, tag names, integers; also figurines, `@` drops, dash
+    /// look-alikes in castling (`O–O`) and the heavy plus as a check sign (`Qh5➕`), which the
+    /// chess layer reads leniently.
     #[regex(r"(?&symbol)")]
     Symbol,
     /// `--`, the null move of ChessBase and others.
@@ -128,8 +129,9 @@ pub struct Token {
     pub range: TextRange,
 }
 
-/// Whether `line` (the text from a line start on) starts a tag pair: optional blanks, `[`,
-/// optional blanks, a name of letters, digits or `_`, optional blanks and `"`.
+/// Whether `line` (the text from a line start on) starts a tag pair: optional blanks, `[`
+/// (or several, as in `[[Event "x"]]`, which the parser reports), optional blanks, a name of
+/// letters, digits or `_`, optional blanks and `"`.
 pub fn is_tag_line(line: &[u8]) -> bool {
     let mut i = 0;
     let skip_blanks = |i: &mut usize| {
@@ -141,8 +143,10 @@ pub fn is_tag_line(line: &[u8]) -> bool {
     if line.get(i) != Some(&b'[') {
         return false;
     }
-    i += 1;
-    skip_blanks(&mut i);
+    while line.get(i) == Some(&b'[') {
+        i += 1;
+        skip_blanks(&mut i);
+    }
     let name_start = i;
     while matches!(line.get(i), Some(c) if c.is_ascii_alphanumeric() || *c == b'_') {
         i += 1;
@@ -431,7 +435,7 @@ mod tests {
         /// and is something else.
         #[test]
         fn blocks_give_the_tokens_logos_gives(pieces in proptest::collection::vec(
-            "1-0|0-1|1-0x|0-10|1/2-1/2|1/2|½-½|\\*|e\\.p\\.|e4\\.|12\\.|7\\.\\.\\.|\\.\\.\\.|\\.|e4|Nf3\\+|exd8=Q#|O-O|O–O|Nf♘|♘f3|--|-|\\+-|=|:x|_a|@|P@e4|Z0|\\(|\\)|\\{c d\\}|\\{u\n|\\{u\r\n|\\[Event \"x\"\\]|\\[Event \"x\"\\]\n|\\[W_1 \"\"\\]|\\[_a \"x\"\\]|\\[Ab \"a\\\\\\\\b\"\\]|\\[Ab \"a\r\"\\]|\\[Ab \"a\"|\\[Ab  \"x\"\\]|\\[Abcdefghijklmnopq \"x\"\\]|\\[Ab \"a long value of many words\"\\] |;c\n|%e\n|\\$1|!\\?|!|\u{a0}|[a-h1-8]{1,3}|[ \n\t\r]{1,3}|\x0B|\x0C|&",
+            "1-0|0-1|1-0x|0-10|1/2-1/2|1/2|½-½|\\*|e\\.p\\.|e4\\.|12\\.|7\\.\\.\\.|\\.\\.\\.|\\.|e4|Nf3\\+|exd8=Q#|O-O|O–O|O➖O|Nf3➕|Nf♘|♘f3|--|-|\\+-|=|:x|_a|@|P@e4|Z0|\\(|\\)|\\{c d\\}|\\{u\n|\\{u\r\n|\\[Event \"x\"\\]|\\[Event \"x\"\\]\n|\\[W_1 \"\"\\]|\\[_a \"x\"\\]|\\[Ab \"a\\\\\\\\b\"\\]|\\[Ab \"a\r\"\\]|\\[Ab \"a\"|\\[Ab  \"x\"\\]|\\[Abcdefghijklmnopq \"x\"\\]|\\[Ab \"a long value of many words\"\\] |;c\n|%e\n|\\$1|!\\?|!|\u{a0}|[a-h1-8]{1,3}|[ \n\t\r]{1,3}|\x0B|\x0C|&",
             0..120,
         )) {
             let text = pieces.concat();
@@ -471,6 +475,16 @@ mod tests {
                 (Comment, "{c}"),
                 (Result, "1-0"),
             ]
+        );
+    }
+
+    /// Look-alikes of `-` and `+` inside a move are part of it, for the chess layer to read
+    /// (`O➖O`, `Qh5➕`); on its own a heavy plus fits no token.
+    #[test]
+    fn look_alike_signs_belong_to_their_move() {
+        assert_eq!(
+            kinds("O➖O Qh5➕ O–O-O ➕"),
+            vec![(Symbol, "O➖O"), (Symbol, "Qh5➕"), (Symbol, "O–O-O"), (Unknown, "➕")]
         );
     }
 
@@ -548,6 +562,9 @@ mod tests {
     fn tag_line_detection() {
         assert!(is_tag_line(b"[Event \"x\"]"));
         assert!(is_tag_line(b"  [ White_Elo\t\"x"));
+        assert!(is_tag_line(b"[[Event \"x\"]]"));
+        assert!(is_tag_line(b"[ [Event \"x\"]"));
+        assert!(!is_tag_line(b"[[%clk 0:01]]"));
         assert!(!is_tag_line(b"[%clk 0:01]"));
         assert!(!is_tag_line(b"[Event x]"));
     }

@@ -213,6 +213,17 @@ impl<'a> Parser<'a> {
                     Step::Continue
                 }
                 TokenKind::LBracket | TokenKind::TagPair => self.on_bracket(self.tok()),
+                TokenKind::RBracket if !self.in_movetext && self.closes_last_tag() => {
+                    let mut extra = vec![self.bump().range];
+                    while self.tok().kind == TokenKind::RBracket {
+                        extra.push(self.bump().range);
+                    }
+                    let last = self.game.tags.len() - 1;
+                    let tag = &mut self.game.tags[last];
+                    tag.range = tag.range.cover(extra[extra.len() - 1]);
+                    self.extra_brackets(last, &extra);
+                    Step::Continue
+                }
                 TokenKind::Comment | TokenKind::LineComment | TokenKind::Escape
                     if !self.in_movetext =>
                 {
@@ -319,6 +330,9 @@ impl<'a> Parser<'a> {
         let mut values: Vec<TextRange> = Vec::new();
         let mut extra: Option<TextRange> = None;
         let mut close: Option<TextRange> = None;
+        // `[[Name "value"]]`: brackets doubled before the name, on its line, and as many `]`
+        // right after the closing one.
+        let mut doubled: Vec<TextRange> = Vec::new();
         loop {
             let t = self.tok();
             let starts_line =
@@ -327,8 +341,22 @@ impl<'a> Parser<'a> {
                 TokenKind::Whitespace => {
                     self.bump();
                 }
+                TokenKind::LBracket | TokenKind::TagPair
+                    if name.is_none() && values.is_empty() && extra.is_none() && !starts_line =>
+                {
+                    if t.kind == TokenKind::TagPair {
+                        self.split_tag_pair();
+                    }
+                    doubled.push(self.bump().range);
+                }
                 TokenKind::RBracket => {
                     close = Some(self.bump().range);
+                    for _ in 0..doubled.len() {
+                        if self.tok().kind != TokenKind::RBracket {
+                            break;
+                        }
+                        doubled.push(self.bump().range);
+                    }
                     break;
                 }
                 TokenKind::Symbol if values.is_empty() && !(starts_line && name.is_some()) => {
@@ -355,7 +383,10 @@ impl<'a> Parser<'a> {
                 _ => break,
             }
         }
-        let end = close.map_or(self.last_significant_end, |c| c.end);
+        let end = match close {
+            Some(close) => doubled.last().map_or(close.end, |last| last.end.max(close.end)),
+            None => self.last_significant_end,
+        };
         let range = TextRange::new(open.range.start, end);
         let tag = Tag {
             range,
@@ -364,6 +395,42 @@ impl<'a> Parser<'a> {
         };
         self.check_tag(&tag, &values, extra, close.is_some());
         self.game.tags.push(tag);
+        if !doubled.is_empty() {
+            self.extra_brackets(self.game.tags.len() - 1, &doubled);
+        }
+    }
+
+    /// Whether a `]` under the cursor, in the tag section, can only close the last tag pair
+    /// again (`[White "A"]]`): a tag pair comes before it, with no comment between them.
+    fn closes_last_tag(&self) -> bool {
+        let tags = self.game.tags.len() as u32;
+        tags > 0 && self.game.tag_notes.last().is_none_or(|note| note.after_tags < tags)
+    }
+
+    /// The tag pair at `index` written with the `extra` brackets too (`[[White "A"]]`): one
+    /// error, whose fix removes them. The tag pair keeps them, so that the game does not end
+    /// at a stray `]` and its other tags still count.
+    #[cold]
+    fn extra_brackets(&mut self, index: usize, extra: &[TextRange]) {
+        let tag = &self.game.tags[index];
+        let name = tag.name(self.src);
+        let pair = if name.is_empty() {
+            "the tag pair".to_owned()
+        } else {
+            format!("tag pair {}", excerpt(name))
+        };
+        let opening =
+            extra.iter().filter(|r| self.src.as_bytes()[r.start as usize] == b'[').count();
+        let (what, place) = match (opening, extra.len() - opening) {
+            (_, 0) => ("\"[\"", "before"),
+            (0, _) => ("\"]\"", "after"),
+            _ => ("brackets", "around"),
+        };
+        let fix = extra.iter().map(|&r| TextEdit::new(r, "")).collect();
+        self.push(
+            Diagnostic::new(Code::MalformedTag, tag.range, format!("extra {what} {place} {pair}"))
+                .with_fix(format!("Remove the extra {what}"), fix),
+        );
     }
 
     /// A tag whose name an earlier tag of the game has (`tag` has a valid name); remembers the
@@ -403,11 +470,12 @@ impl<'a> Parser<'a> {
         let name = tag.name(self.src);
         let shown = excerpt(name);
         if name.is_empty() {
-            self.error(
-                Code::MalformedTag,
-                tag.range,
-                "tag pair without a name: write [Name \"value\"]",
-            );
+            let message = if values.is_empty() {
+                "empty tag pair: write [Name \"value\"]"
+            } else {
+                "tag pair without a name: write [Name \"value\"]"
+            };
+            self.error(Code::MalformedTag, tag.range, message);
         } else if !name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
             self.error(
                 Code::InvalidTagName,
@@ -418,6 +486,8 @@ impl<'a> Parser<'a> {
             self.check_duplicate_tag(tag);
         }
         match values {
+            // Without a name either: reported above.
+            [] if name.is_empty() => {}
             [] => self.error(
                 Code::MalformedTag,
                 tag.range,
