@@ -64,6 +64,12 @@ pub struct MoveVisit<'a> {
     pub written_canonical: bool,
 }
 
+/// Whether `text` reads as a move in a notation the replay accepts (SAN or one of the import
+/// forms), legal or not.
+pub fn reads_as_move(text: &str) -> bool {
+    notation::read_spelled(text).is_some()
+}
+
 /// A move written in SAN as this project exports it: shakmaty's SAN, except that pawn drops
 /// keep their `P` (`P@f6`, as lichess writes them; PGN itself has no drops).
 pub fn san_text(san: San) -> String {

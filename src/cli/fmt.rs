@@ -338,6 +338,10 @@ impl<'a> KeptReporter<'a> {
             KeepReason::NotReplayed => {
                 (game.start as usize, "its moves could not be replayed".to_owned())
             }
+            KeepReason::NotAGame => (
+                game.start as usize,
+                "it has no tag pairs and does not start with a move: no game".to_owned(),
+            ),
             KeepReason::NoMovetextLeft => (
                 game.start as usize,
                 "formatted, it would have no movetext: it has no moves and no termination marker"

@@ -30,6 +30,9 @@ pub enum KeepReason {
     SyntaxError(Diagnostic),
     /// The chess replay did not reach every move, so the moves could not be numbered.
     NotReplayed,
+    /// No game: text without tag pairs that does not start with a move (a section title
+    /// between games, say), which formatting would give a tag section and move numbers.
+    NotAGame,
     /// Formatted, the game would join the game before it (see the module notes).
     WouldJoinPrevious,
     /// Formatted, the game would have no movetext left: its movetext has neither moves nor a

@@ -24,7 +24,8 @@ pub use file::{
 };
 pub use tags::export_order;
 
-use crate::syntax::{Code, Diagnostic, Game, Severity};
+use crate::chess;
+use crate::syntax::{Code, Diagnostic, Game, NodeKind, Severity};
 use crate::text::TextRange;
 
 /// Formatting options (CLI flags, `pgn-lsp.toml`, LSP settings). The default is the PGN export
@@ -70,6 +71,15 @@ pub fn format_game(game: &Game, src: &str, options: &FormatOptions) -> Option<St
     format_or_keep(game, src, options, String::new()).ok().map(|formatted| formatted.text)
 }
 
+/// Whether the first move of `game`'s movetext reads as a move, if it has one. Text between
+/// games that is no game, such as the section titles of old TWIC issues (a title, then a line
+/// of dashes), is parsed as a game without tags whose first "move" is a word or a null move
+/// (`--`); formatted, it would get a tag section and move numbers.
+fn starts_with_a_move(game: &Game, src: &str) -> bool {
+    let first = game.nodes.iter().find(|n| matches!(n.kind, NodeKind::Move | NodeKind::NullMove));
+    first.is_none_or(|n| n.kind == NodeKind::Move && chess::reads_as_move(&src[n.range]))
+}
+
 /// A game in export format.
 pub(crate) struct Formatted {
     pub text: String,
@@ -92,6 +102,9 @@ pub(crate) fn format_or_keep(
             Diagnostic::new(Code::UnexpectedToken, TextRange::empty(0), "structural syntax error")
         });
         return Err(KeepReason::SyntaxError(reported));
+    }
+    if game.tags.is_empty() && !starts_with_a_move(game, src) {
+        return Err(KeepReason::NotAGame);
     }
     let has_movetext = movetext::keeps_elements(game, options);
     if movetext::loses_movetext(game, options, has_movetext) {
