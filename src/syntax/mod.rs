@@ -4,6 +4,7 @@
 
 mod block_lexer;
 pub mod diagnostic;
+mod entity;
 mod first_tags;
 mod incremental;
 mod lexer;

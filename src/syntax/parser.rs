@@ -13,6 +13,7 @@
 //! Games begin at the start of their first line when only blanks stand before it there.
 
 use super::diagnostic::{Code, Diagnostic, PerCodeLimit, excerpt};
+use super::entity;
 use super::first_tags::FirstTags;
 use super::lexer::{RawLexer, Token, TokenKind, at_line_start, is_tag_line};
 use super::line_lengths::{IMPORT_LIMIT, LineLengths};
@@ -768,8 +769,13 @@ impl<'a> Parser<'a> {
                 {
                     t.range.end = self.bump().range.end;
                 }
-                let msg = format!("unexpected \"{}\"", self.quoted(t.range));
-                self.unexpected(t, &msg)
+                let text = self.text(t.range);
+                if entity::is_reference(text) {
+                    self.html_entity(t);
+                } else {
+                    let msg = format!("unexpected \"{}\"", self.quoted(t.range));
+                    self.unexpected(t, &msg)
+                }
             }
             TokenKind::Whitespace | TokenKind::Eof | TokenKind::TagPair => {
                 unreachable!("whitespace, the end and tag-pair tokens are handled before")
@@ -813,13 +819,40 @@ impl<'a> Parser<'a> {
         self.push_node(kind, t.range);
     }
 
+    /// An HTML character reference in the movetext (`&plusmn;`): an error, with the glyph it
+    /// stands for as the fix when it stands for one.
+    #[cold]
+    fn html_entity(&mut self, t: Token) {
+        let text = self.text(t.range);
+        let message = format!("\"{text}\" is an HTML character reference, which PGN does not read");
+        let d = match entity::annotation(text) {
+            Some(annotation) => {
+                let fix = vec![TextEdit::new(t.range, annotation.as_str())];
+                Diagnostic::new(
+                    Code::UnexpectedToken,
+                    t.range,
+                    format!("{message}: write {annotation}"),
+                )
+                .with_fix(format!("Write {annotation}"), fix)
+            }
+            None => Diagnostic::new(Code::UnexpectedToken, t.range, message),
+        };
+        self.report_unexpected(d);
+    }
+
     fn unexpected(&mut self, t: Token, message: &str) {
+        self.report_unexpected(Diagnostic::new(Code::UnexpectedToken, t.range, message));
+    }
+
+    /// Report `d`, about a token that belongs nowhere, and keep the token as such.
+    fn report_unexpected(&mut self, d: Diagnostic) {
+        let range = d.range;
         // A token already reported (as text after the termination marker) is not reported twice.
-        let reported = self.game.diagnostics.last().is_some_and(|d| d.range == t.range);
+        let reported = self.game.diagnostics.last().is_some_and(|last| last.range == range);
         if !reported {
-            self.error(Code::UnexpectedToken, t.range, message);
+            self.push(d);
         }
-        self.push_node(NodeKind::Unexpected, t.range);
+        self.push_node(NodeKind::Unexpected, range);
     }
 
     fn count_move(&mut self) {
