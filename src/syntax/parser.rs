@@ -17,7 +17,7 @@ use super::entity;
 use super::first_tags::FirstTags;
 use super::lexer::{RawLexer, Token, TokenKind, at_line_start, is_tag_line};
 use super::line_lengths::{IMPORT_LIMIT, LineLengths};
-use super::tree::{Game, Node, NodeKind, Tag, TagSectionNote};
+use super::tree::{Game, Node, NodeKind, Tag, TagSectionNote, escape_string};
 use crate::text::{TextEdit, TextRange, char_count, first_space};
 
 /// Room for the tags of a typical game, so that their vectors are not regrown tag by tag.
@@ -384,6 +384,13 @@ impl<'a> Parser<'a> {
                 _ => break,
             }
         }
+        if let Some(close) = close
+            && values.is_empty()
+            && doubled.is_empty()
+            && self.value_without_quotes(open.range, close)
+        {
+            return;
+        }
         let end = match close {
             Some(close) => doubled.last().map_or(close.end, |last| last.end.max(close.end)),
             None => self.last_significant_end,
@@ -399,6 +406,45 @@ impl<'a> Parser<'a> {
         if !doubled.is_empty() {
             self.extra_brackets(self.game.tags.len() - 1, &doubled);
         }
+    }
+
+    /// A tag pair from `open` to `close` with no string in it, read as a name and a value
+    /// written without quotes or in quote look-alikes (`[Round 1]`, `[Event “Open”]`, as a word
+    /// processor writes it): one error, whose fix writes the value as a string. The tag pair
+    /// keeps its name and has no value. `false` (and nothing done) when the text between the
+    /// brackets is not a name and more.
+    fn value_without_quotes(&mut self, open: TextRange, close: TextRange) -> bool {
+        let inner = &self.src[open.end as usize..close.start as usize];
+        let blanks = |text: &str| text.len() - text.trim_start_matches([' ', '\t']).len();
+        let name_start = blanks(inner);
+        let name_len = inner[name_start..]
+            .bytes()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == b'_')
+            .count();
+        let after_name = &inner[name_start + name_len..];
+        let written = after_name.trim_matches([' ', '\t']);
+        let value = strip_quote_lookalikes(written);
+        if name_len == 0 || value.is_empty() || after_name.contains(['\n', '\r']) {
+            return false;
+        }
+        let name =
+            TextRange::new(open.end + name_start as u32, open.end + (name_start + name_len) as u32);
+        let tag = Tag { range: open.cover(close), name, value: None };
+        let shown = excerpt(&self.src[name]);
+        let quoted = if written == value { "not quoted" } else { "not in straight double quotes" };
+        let fixed = format!("[{} {}]", &self.src[name], escape_string(value));
+        let fix = vec![TextEdit::new(tag.range, fixed.as_str())];
+        self.push(
+            Diagnostic::new(
+                Code::MalformedTag,
+                tag.range,
+                format!("the value of tag {shown} is {quoted}: write {fixed}"),
+            )
+            .with_fix(format!("Write {fixed}"), fix),
+        );
+        self.check_duplicate_tag(&tag);
+        self.game.tags.push(tag);
+        true
     }
 
     /// Whether a `]` under the cursor, in the tag section, can only close the last tag pair
@@ -980,6 +1026,14 @@ impl PlainTagPair {
             value: TextRange::new(space + 1, range.end - 1),
         }
     }
+}
+
+/// `text` without the quote look-alikes around it (`“Open”`, `'Open'`, `&quot;Open&quot;`).
+fn strip_quote_lookalikes(text: &str) -> &str {
+    const QUOTES: [char; 11] = ['“', '”', '„', '«', '»', '‹', '›', '‘', '’', '\'', '＂'];
+    let text = text.strip_prefix("&quot;").and_then(|t| t.strip_suffix("&quot;")).unwrap_or(text);
+    let text = text.strip_prefix(QUOTES).unwrap_or(text);
+    text.strip_suffix(QUOTES).unwrap_or(text).trim_matches([' ', '\t'])
 }
 
 /// How many characters the string token `raw` holds between its quotes, when they are more than
