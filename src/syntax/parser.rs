@@ -819,7 +819,20 @@ impl<'a> Parser<'a> {
                 t,
                 "\"[\" in the movetext: tag pairs go before the moves, one per line",
             ),
-            TokenKind::RBrace => self.unexpected(t, "\"}\" without a matching \"{\""),
+            TokenKind::RBrace => {
+                // `{a {b} c}`: the comment ended at its first `}` (§5 has no nesting). The
+                // first stray `}` after such a comment says so.
+                let comment = (self.game.nodes.iter().rev())
+                    .take_while(|n| n.kind != NodeKind::Unexpected)
+                    .find(|n| n.kind == NodeKind::Comment);
+                let message = if comment.is_some_and(|n| self.text(n.range)[1..].contains('{')) {
+                    "\"}\" without a matching \"{\": comments do not nest, and the one before \
+                     ended at its first \"}\""
+                } else {
+                    "\"}\" without a matching \"{\""
+                };
+                self.unexpected(t, message)
+            }
             TokenKind::String => {
                 self.unexpected(t, "a string in the movetext: strings belong in tag pairs")
             }
