@@ -112,6 +112,20 @@ fn stray_text_in_a_tag_pair_is_quoted_briefly() {
     assert!(d.message.starts_with("unexpected \"ÿÿÿ"), "{}", d.message);
 }
 
+/// A long tag value written without quotes is quoted in the message and in the fix's title
+/// only as an excerpt; the fix itself writes all of it.
+#[test]
+fn a_long_unquoted_tag_value_is_quoted_briefly() {
+    let value = "ÿ".repeat(10_000);
+    let text = format!("[Event {value}]\n\n1. e4 *\n");
+    let found = common::diagnostics(&text);
+    let d = found.iter().find(|d| d.code == Code::MalformedTag).expect("a malformed tag");
+    assert!(d.message.chars().count() < 100, "{}", d.message);
+    assert!(d.message.starts_with("the value of tag Event is not quoted"), "{}", d.message);
+    assert!(d.fixes[0].title.chars().count() < 60, "{}", d.fixes[0].title);
+    assert_eq!(d.fixes[0].edits[0].new_text, format!("[Event \"{value}\"]"));
+}
+
 /// A game that loses its tag section (reduced export format drops tags outside the roster)
 /// must not run into the game before when that one stays open: kept with an unclosed comment,
 /// or without a termination marker.

@@ -437,13 +437,14 @@ impl<'a> Parser<'a> {
         let quoted = if written == value { "not quoted" } else { "not in straight double quotes" };
         let fixed = format!("[{} {}]", &self.src[name], escape_string(value));
         let fix = vec![TextEdit::new(tag.range, fixed.as_str())];
+        let shown_fixed = excerpt(&fixed);
         self.push(
             Diagnostic::new(
                 Code::MalformedTag,
                 tag.range,
-                format!("the value of tag {shown} is {quoted}: write {fixed}"),
+                format!("the value of tag {shown} is {quoted}: write {shown_fixed}"),
             )
-            .with_fix(format!("Write {fixed}"), fix),
+            .with_fix(format!("Write {shown_fixed}"), fix),
         );
         self.check_duplicate_tag(&tag);
         self.game.tags.push(tag);
