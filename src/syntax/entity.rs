@@ -45,9 +45,39 @@ pub(super) fn annotation(reference: &str) -> Option<String> {
     (whole && matches!(token.kind, TokenKind::Glyph | TokenKind::Suffix)).then_some(text)
 }
 
-/// Whether `text` is one character reference.
-pub(super) fn is_reference(text: &str) -> bool {
-    text.len() > 2 && text.starts_with('&') && text.ends_with(';') && !text[1..].contains('&')
+/// How many character references `text` is made of, one after the other (`&nbsp;&nbsp;`); 0
+/// when it holds anything else.
+pub(super) fn references(text: &str) -> usize {
+    let mut count = 0;
+    let mut rest = text;
+    while !rest.is_empty() {
+        let Some(end) = rest.find(';') else { return 0 };
+        if !is_reference(&rest[..=end]) {
+            return 0;
+        }
+        count += 1;
+        rest = &rest[end + 1..];
+    }
+    count
+}
+
+/// Whether `text` is one character reference, as the lexer reads one: `&`, a name of letters
+/// and digits that starts with a letter, `#` and decimal digits, or `#x` and hexadecimal
+/// digits, and `;`.
+fn is_reference(text: &str) -> bool {
+    let Some(body) = text.strip_prefix('&').and_then(|t| t.strip_suffix(';')) else {
+        return false;
+    };
+    match body.strip_prefix('#') {
+        Some(number) => match number.strip_prefix(['x', 'X']) {
+            Some(hex) => !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit()),
+            None => !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()),
+        },
+        None => {
+            body.bytes().next().is_some_and(|b| b.is_ascii_alphabetic())
+                && body.bytes().all(|b| b.is_ascii_alphanumeric())
+        }
+    }
 }
 
 #[cfg(test)]
@@ -68,8 +98,14 @@ mod tests {
         for reference in ["&amp;", "&nbsp;", "&#65;", "&#xD800;", "&#99999999;", "&unknown;"] {
             assert_eq!(annotation(reference), None, "{reference}");
         }
-        assert!(is_reference("&amp;"));
-        assert!(!is_reference("&&amp;"));
-        assert!(!is_reference("&"));
+    }
+
+    #[test]
+    fn references_one_after_the_other_are_counted() {
+        assert_eq!(references("&amp;"), 1);
+        assert_eq!(references("&nbsp;&nbsp;&#160;&#xA0;"), 4);
+        for text in ["&", "&&amp;", "&amp;x", "&;", "&#;", "&#x;", "&1a;", "&a-b;", "~"] {
+            assert_eq!(references(text), 0, "{text}");
+        }
     }
 }

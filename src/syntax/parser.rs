@@ -846,12 +846,19 @@ impl<'a> Parser<'a> {
                 {
                     t.range.end = self.bump().range.end;
                 }
-                let text = self.text(t.range);
-                if entity::is_reference(text) {
-                    self.html_entity(t);
-                } else {
-                    let msg = format!("unexpected \"{}\"", self.quoted(t.range));
-                    self.unexpected(t, &msg)
+                match entity::references(self.text(t.range)) {
+                    0 => {
+                        let msg = format!("unexpected \"{}\"", self.quoted(t.range));
+                        self.unexpected(t, &msg)
+                    }
+                    1 => self.html_entity(t),
+                    _ => {
+                        let msg = format!(
+                            "\"{}\" are HTML character references, which PGN does not read",
+                            self.quoted(t.range)
+                        );
+                        self.unexpected(t, &msg)
+                    }
                 }
             }
             TokenKind::Whitespace | TokenKind::Eof | TokenKind::TagPair => {
