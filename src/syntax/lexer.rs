@@ -149,15 +149,19 @@ pub fn is_tag_line(line: &[u8]) -> bool {
         i += 1;
         skip_blanks(&mut i);
     }
-    let name_start = i;
-    while matches!(line.get(i), Some(c) if c.is_ascii_alphanumeric() || *c == b'_') {
-        i += 1;
-    }
-    if i == name_start {
+    let name_len = tag_name_len(&line[i..]);
+    if name_len == 0 {
         return false;
     }
+    i += name_len;
     skip_blanks(&mut i);
     line.get(i) == Some(&b'"')
+}
+
+/// The length of the tag name at the start of `text`: letters, digits and `_` (§8.1.1); 0 when
+/// none starts there.
+pub(super) fn tag_name_len(text: &[u8]) -> usize {
+    text.iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count()
 }
 
 /// Whether `offset` is at the start of a line of `source`.

@@ -15,7 +15,7 @@
 use super::diagnostic::{Code, Diagnostic, PerCodeLimit, excerpt};
 use super::entity;
 use super::first_tags::FirstTags;
-use super::lexer::{RawLexer, Token, TokenKind, at_line_start, is_tag_line};
+use super::lexer::{RawLexer, Token, TokenKind, at_line_start, is_tag_line, tag_name_len};
 use super::line_lengths::{IMPORT_LIMIT, LineLengths};
 use super::tree::{Game, Node, NodeKind, Tag, TagSectionNote, escape_string};
 use crate::text::{TextEdit, TextRange, char_count, first_space};
@@ -285,7 +285,7 @@ impl<'a> Parser<'a> {
         // After the `[` (the token may be a whole tag pair).
         let rest = &self.src[tok.range.start as usize + 1..];
         let rest = rest.trim_start_matches([' ', '\t']);
-        let name_len = rest.bytes().take_while(|c| c.is_ascii_alphanumeric() || *c == b'_').count();
+        let name_len = tag_name_len(rest.as_bytes());
         let name = &rest[..name_len];
         self.first_tags.contains(name)
     }
@@ -420,10 +420,7 @@ impl<'a> Parser<'a> {
         let inner = &self.src[open.end as usize..close.start as usize];
         let blanks = |text: &str| text.len() - text.trim_start_matches([' ', '\t']).len();
         let name_start = blanks(inner);
-        let name_len = inner[name_start..]
-            .bytes()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == b'_')
-            .count();
+        let name_len = tag_name_len(&inner.as_bytes()[name_start..]);
         let after_name = &inner[name_start + name_len..];
         let written = after_name.trim_matches([' ', '\t']);
         let value = strip_quote_lookalikes(written);
@@ -541,7 +538,7 @@ impl<'a> Parser<'a> {
                 "tag pair without a name: write [Name \"value\"]"
             };
             self.error(Code::MalformedTag, tag.range, message);
-        } else if !name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
+        } else if tag_name_len(name.as_bytes()) < name.len() {
             self.error(
                 Code::InvalidTagName,
                 tag.name,
