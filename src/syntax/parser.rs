@@ -418,8 +418,7 @@ impl<'a> Parser<'a> {
     /// brackets is not a name and more.
     fn value_without_quotes(&mut self, open: TextRange, close: TextRange) -> bool {
         let inner = &self.src[open.end as usize..close.start as usize];
-        let blanks = |text: &str| text.len() - text.trim_start_matches([' ', '\t']).len();
-        let name_start = blanks(inner);
+        let name_start = inner.len() - inner.trim_start_matches([' ', '\t']).len();
         let name_len = tag_name_len(&inner.as_bytes()[name_start..]);
         let after_name = &inner[name_start + name_len..];
         let written = after_name.trim_matches([' ', '\t']);
@@ -905,19 +904,17 @@ impl<'a> Parser<'a> {
     #[cold]
     fn html_entity(&mut self, t: Token) {
         let text = self.text(t.range);
-        let message = format!("\"{text}\" is an HTML character reference, which PGN does not read");
-        let d = match entity::annotation(text) {
-            Some(annotation) => {
-                let fix = vec![TextEdit::new(t.range, annotation.as_str())];
-                Diagnostic::new(
-                    Code::UnexpectedToken,
-                    t.range,
-                    format!("{message}: write {annotation}"),
-                )
-                .with_fix(format!("Write {annotation}"), fix)
-            }
-            None => Diagnostic::new(Code::UnexpectedToken, t.range, message),
-        };
+        let annotation = entity::annotation(text);
+        let mut message =
+            format!("\"{text}\" is an HTML character reference, which PGN does not read");
+        if let Some(annotation) = &annotation {
+            message.push_str(&format!(": write {annotation}"));
+        }
+        let mut d = Diagnostic::new(Code::UnexpectedToken, t.range, message);
+        if let Some(annotation) = annotation {
+            let fix = vec![TextEdit::new(t.range, annotation.as_str())];
+            d = d.with_fix(format!("Write {annotation}"), fix);
+        }
         self.report_unexpected(d);
     }
 
