@@ -7,7 +7,7 @@ mod common;
 use pgn_lsp::text::{LineIndex, PositionEncoding, TextEdit};
 
 /// One line per diagnostic: `line:col-line:col severity[code] message`, then its fixes (with
-/// the text they produce for the line) and related locations.
+/// the text they produce for the lines their first edit reaches) and related locations.
 fn render(text: &str) -> String {
     let index = LineIndex::new(text);
     let pos = |offset| {
@@ -29,9 +29,12 @@ fn render(text: &str) -> String {
         }
         for f in &d.fixes {
             let fixed = TextEdit::apply_all(text, &f.edits);
-            let line = index.line_col(text, f.edits[0].range.start, PositionEncoding::Utf8).line;
-            let fixed_line = fixed.lines().nth(line as usize).unwrap_or("");
-            out += &format!("    fix \"{}\": {}\n", f.title, fixed_line);
+            let first = &f.edits[0];
+            let line = index.line_col(text, first.range.start, PositionEncoding::Utf8).line;
+            // The lines of the fixed text the first edit reaches, a line break shown as ⏎.
+            let lines = 1 + first.new_text.matches('\n').count();
+            let fixed_lines: Vec<&str> = fixed.lines().skip(line as usize).take(lines).collect();
+            out += &format!("    fix \"{}\": {}\n", f.title, fixed_lines.join(" ⏎ "));
         }
     }
     out

@@ -6,6 +6,7 @@
 
 #[path = "fmt/cli.rs"]
 mod cli;
+mod common;
 #[path = "fmt/properties.rs"]
 mod properties;
 

@@ -1,14 +1,14 @@
 //! The fuzz targets' properties (`tests/invariants`) as property tests with a modest number of
 //! cases, so that every `cargo test` exercises them: incremental reparse equals a fresh parse,
-//! formatting is idempotent and loses nothing, and the chess replay agrees with shakmaty. (The
-//! lossless parse runs in `tests/properties.rs`.)
+//! formatting is idempotent and loses nothing, `check --fix` keeps every comment, and
+//! the chess replay agrees with shakmaty. (The lossless parse runs in `tests/properties.rs`.)
 
 #[allow(dead_code)]
 #[path = "invariants/mod.rs"]
 mod invariants;
 
 use invariants::FRAGMENTS;
-use invariants::{format, reparse, replay};
+use invariants::{fix, format, reparse, replay};
 use pgn_lsp::fmt::FormatOptions;
 use proptest::prelude::*;
 
@@ -68,6 +68,11 @@ proptest! {
         read_step in prop::option::of(1..64usize),
     ) {
         reparse::check(&reparse::Case { text, edits, read_step });
+    }
+
+    #[test]
+    fn fixing_keeps_every_comment(text in text()) {
+        fix::check(&text);
     }
 
     #[test]

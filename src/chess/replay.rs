@@ -379,7 +379,10 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         }
         canonical.san.append_ascii_to(&mut self.canonical);
         let body = text.trim_end_matches(['+', '#']);
-        let same_san = how.is_none() && body.as_bytes() == self.canonical.as_slice();
+        // A move that needs its whole origin square reads as long algebraic notation, and is
+        // canonical SAN all the same (`Qa1b2` with three queens, §8.2.3.4).
+        let plain = matches!(how, None | Some(Leniency::LongAlgebraic));
+        let same_san = plain && body.as_bytes() == self.canonical.as_slice();
         if same_san && written.suffix == canonical.suffix {
             return;
         }

@@ -137,8 +137,14 @@ fn check_setup_tag(
     }
 }
 
-/// An edit inserting `line` as a line of its own before the line holding `before`.
+/// An edit inserting `line` (one line or several) as lines of their own before the line
+/// holding `before`; right before it, after a line break, where something else starts that
+/// line (the end of a comment begun on the line above, say).
 pub fn insert_line_before(before: TextRange, src: &str, line: &str) -> TextEdit {
     let line_start = src[..before.start as usize].rfind('\n').map_or(0, |i| i + 1);
-    TextEdit::new(TextRange::empty(line_start as u32), format!("{line}\n"))
+    if src[line_start..before.start as usize].trim().is_empty() {
+        TextEdit::new(TextRange::empty(line_start as u32), format!("{line}\n"))
+    } else {
+        TextEdit::new(TextRange::empty(before.start), format!("\n{line}\n"))
+    }
 }

@@ -2,7 +2,7 @@
 
 use super::start::insert_line_before;
 use crate::syntax::{Code, Diagnostic, Game, NodeKind, Tag, escape_string, excerpt};
-use crate::text::TextRange;
+use crate::text::{TextEdit, TextRange};
 
 /// The Seven Tag Roster in its export order, with the values that mean "unknown" (§8.1.1).
 pub const SEVEN_TAG_ROSTER: [(&str, &str); 7] = [
@@ -228,11 +228,8 @@ fn is_time_control(v: &str) -> bool {
 
 /// The Seven Tag Roster tags a game lacks, as one diagnostic with a fix adding them.
 fn check_roster(game: &Game, src: &str, known: &KnownTags<'_>, out: &mut Vec<Diagnostic>) {
-    let missing: Vec<(&str, &str)> = SEVEN_TAG_ROSTER
-        .iter()
-        .zip(known.roster)
-        .filter_map(|(&roster_tag, tag)| tag.is_none().then_some(roster_tag))
-        .collect();
+    let missing: Vec<usize> =
+        (0..SEVEN_TAG_ROSTER.len()).filter(|&i| known.roster[i].is_none()).collect();
     if missing.is_empty() {
         return;
     }
@@ -241,16 +238,9 @@ fn check_roster(game: &Game, src: &str, known: &KnownTags<'_>, out: &mut Vec<Dia
         .map(|n| &src[n.range])
         .filter(|m| matches!(*m, "1-0" | "0-1" | "1/2-1/2" | "*"))
         .unwrap_or("*");
-    let lines: Vec<String> = missing
-        .iter()
-        .map(|&(name, unknown)| {
-            let value = if name == "Result" { marker } else { unknown };
-            format!("[{name} {}]", escape_string(value))
-        })
-        .collect();
     let anchor = game.tags.first().map(|t| t.range).unwrap_or_else(|| first_content(game));
-    let names: Vec<&str> = missing.iter().map(|(n, _)| *n).collect();
-    let message = if missing.len() == 7 {
+    let names: Vec<&str> = missing.iter().map(|&i| SEVEN_TAG_ROSTER[i].0).collect();
+    let message = if game.tags.is_empty() {
         "the game has no tags: the Seven Tag Roster (Event, Site, Date, Round, White, Black, Result) is missing".to_owned()
     } else {
         format!(
@@ -259,14 +249,73 @@ fn check_roster(game: &Game, src: &str, known: &KnownTags<'_>, out: &mut Vec<Dia
             names.join(", ")
         )
     };
-    let mut block = lines.join("\n");
-    if game.tags.is_empty() {
-        block.push('\n');
+    // Each missing tag goes where the roster's order puts it among the roster tags the game
+    // has: before the next one it has, else after the one before; the tags of one place make
+    // one insertion, in roster order.
+    let mut places: Vec<(Place, Vec<String>)> = Vec::new();
+    for &i in &missing {
+        let (name, unknown) = SEVEN_TAG_ROSTER[i];
+        let value = if name == "Result" { marker } else { unknown };
+        let line = format!("[{name} {}]", escape_string(value));
+        let later = known.roster[i + 1..].iter().flatten().next();
+        let earlier = known.roster[..i].iter().rev().flatten().next();
+        let place = match (later, earlier) {
+            (Some(tag), _) => Place::Before(tag.range),
+            (None, Some(tag)) => Place::After(tag.range),
+            (None, None) => Place::Before(anchor),
+        };
+        match places.iter_mut().find(|(p, _)| *p == place) {
+            Some((_, lines)) => lines.push(line),
+            None => places.push((place, vec![line])),
+        }
     }
+    let edits = places.into_iter().map(|(place, lines)| {
+        let mut block = lines.join("\n");
+        if game.tags.is_empty() {
+            // Before the movetext: a blank line follows the tags (§8.1).
+            block.push('\n');
+        }
+        match place {
+            Place::Before(range) => insert_line_before(range, src, &block),
+            Place::After(range) => insert_line_after(range, src, &block),
+        }
+    });
+    // Two places can be one offset (after a tag, before the next line's): one edit there.
+    let mut merged: Vec<TextEdit> = Vec::new();
+    for edit in edits {
+        match merged.iter_mut().find(|e| e.range == edit.range) {
+            Some(same) => same.new_text += &edit.new_text,
+            None => merged.push(edit),
+        }
+    }
+    merged.sort_by_key(|e| e.range.start);
     out.push(
-        Diagnostic::new(Code::MissingTag, anchor, message)
-            .with_fix("Add the missing tags", vec![insert_line_before(anchor, src, &block)]),
+        Diagnostic::new(Code::MissingTag, anchor, message).with_fix("Add the missing tags", merged),
     );
+}
+
+/// Where missing tags go: before the line of a tag (or of the movetext), or after a tag.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    Before(TextRange),
+    After(TextRange),
+}
+
+/// Insert `line` after the tag pair at `after`: as a line of its own after its line when
+/// nothing follows it there, else right after it (tag pairs may share a line, §8.1).
+fn insert_line_after(after: TextRange, src: &str, line: &str) -> TextEdit {
+    let rest = &src[after.end as usize..];
+    let line_end = rest.find('\n');
+    if rest[..line_end.unwrap_or(rest.len())].trim().is_empty() {
+        match line_end {
+            Some(at) => {
+                TextEdit::new(TextRange::empty(after.end + at as u32 + 1), format!("{line}\n"))
+            }
+            None => TextEdit::new(TextRange::empty(src.len() as u32), format!("\n{line}")),
+        }
+    } else {
+        TextEdit::new(TextRange::empty(after.end), format!(" {line}"))
+    }
 }
 
 /// The range of the game's first move or other movetext node.

@@ -1,17 +1,20 @@
-//! `pgn-lsp check`: reads each file, checks its games in parallel batches, prints the
-//! diagnostics for people (rustc style) or as JSON lines, and exits 0 (no error), 1 (an error,
-//! or a warning with `--deny-warnings`) or 2 (a usage or I/O error).
+//! `pgn-lsp check`: reads each file (with `--fix`, fixes it first: `fix`), checks its games in
+//! parallel batches, prints the diagnostics for people (rustc style) or as JSON lines, and
+//! exits 0 (no error), 1 (an error, or a warning with `--deny-warnings`) or 2 (a usage or I/O
+//! error).
 
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
 use super::batches::{ParsedGame, for_each_batch};
+use super::fix::fix_input;
 use super::game_report::{Filter, game_diagnostics, is_game};
 use super::game_text::GameText;
 use super::human::HumanRenderer;
 use super::input::{Encoding, Input, Source};
 use super::json;
 use super::progress::Progress;
+use super::rewrite::Failure;
 use super::tally::Tally;
 use super::workers::Workers;
 use super::{EXIT_FAILURE, EXIT_USAGE};
@@ -26,6 +29,11 @@ pub struct CheckArgs {
     /// How to print diagnostics: for people, or one JSON object per line.
     #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
     pub format: OutputFormat,
+    /// Make the certain fixes first (those of the diagnostics shown), writing the files in
+    /// place (standard input to standard output, the diagnostics then to standard error), and
+    /// report what is left.
+    #[arg(long)]
+    pub fix: bool,
     /// Exit with status 1 on warnings too, not only on errors.
     #[arg(long)]
     pub deny_warnings: bool,
@@ -114,11 +122,15 @@ impl Renderer {
 }
 
 fn check_files(args: &CheckArgs) -> ExitCode {
+    // With `--fix`, standard output carries the fixed text of standard input.
+    let to_stderr = args.fix && args.files.iter().any(|f| f == "-");
     let colour = match args.color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
         ColorChoice::Auto => {
-            io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            let terminal =
+                if to_stderr { io::stderr().is_terminal() } else { io::stdout().is_terminal() };
+            terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         }
     };
     let settings = Settings {
@@ -128,11 +140,15 @@ fn check_files(args: &CheckArgs) -> ExitCode {
             OutputFormat::Json => Renderer::Json,
         },
     };
-    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut out: io::BufWriter<Box<dyn Write>> = io::BufWriter::new(if to_stderr {
+        Box::new(io::stderr().lock())
+    } else {
+        Box::new(io::stdout().lock())
+    });
     let mut tally = Tally::default();
     let mut unreadable = false;
     for path in &args.files {
-        let input = match Input::open(path) {
+        let mut input = match Input::open(path) {
             Ok(input) => input,
             Err(e) => {
                 eprintln!("pgn-lsp: cannot read {path}: {e}");
@@ -140,6 +156,23 @@ fn check_files(args: &CheckArgs) -> ExitCode {
                 continue;
             }
         };
+        if args.fix {
+            match fix_input(input, path, &settings.filter) {
+                Ok((fixed, count)) => {
+                    if count > 0 {
+                        let fixes = if count == 1 { "fix" } else { "fixes" };
+                        eprintln!("pgn-lsp: {}: {count} {fixes} made", fixed.name());
+                    }
+                    input = fixed;
+                }
+                Err(Failure::BrokenPipe) => return ExitCode::from(EXIT_USAGE),
+                Err(Failure::Message(message)) => {
+                    eprintln!("pgn-lsp: cannot fix {message}");
+                    unreadable = true;
+                    continue;
+                }
+            }
+        }
         match check_source(&input.decode(true), &settings, &mut out) {
             Ok(file_tally) => tally += file_tally,
             Err(e) => return output_failed(&e),

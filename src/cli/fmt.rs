@@ -1,33 +1,23 @@
 //! `pgn-lsp fmt`: rewrite PGN in the standard's export format (§3.2), like rustfmt: standard
 //! input goes to standard output, named files are rewritten in place when they change.
 //!
-//! Files are written atomically: the new text goes to a temporary file in the same directory,
-//! which takes the old file's permissions and is then renamed over it (a symbolic link is
-//! followed, so the link stays a link). Nothing is written until the output first differs from
-//! the input, so files already formatted are never touched. Output streams game by game.
-//!
-//! Encodings: a file read as UTF-8 is written as UTF-8 (a byte order mark is kept); a file that
-//! is not UTF-8 was read wholly as Latin-1 (§4.1), one character per byte, and is written back
-//! as Latin-1, so every byte the formatter does not change stays as it was.
+//! Files are written atomically and in the encoding they were read in (`rewrite`); files
+//! already formatted are never touched. Output streams game by game.
 //!
 //! Games kept as they are (structural syntax errors, and the rare games formatting would change
 //! the reading of) are reported on standard error as `file:line: ...`; they do not change the
 //! exit status (`pgn-lsp check` reports syntax errors).
 //! Exit status: 0, or 1 with `--check` when a file would change, or 2 on usage or I/O errors.
 
-use std::borrow::Cow;
-use std::fs::File;
 use std::io::{self, BufWriter, Write};
-use std::path::Path;
 use std::process::ExitCode;
-
-use tempfile::NamedTempFile;
 
 use super::EXIT_USAGE;
 use super::batches::for_each_batch;
 use super::config::{ConfigFinder, MIN_LINE_WIDTH};
 use super::input::{Input, Source};
 use super::line_breaks::Cursor;
+use super::rewrite::{Comparison, Failure, Rewrite, encode};
 use super::workers::Workers;
 use crate::fmt::{Buffers, FormatOptions, FormattedGame, GameOutput, Joiner, KeepReason};
 
@@ -102,22 +92,6 @@ fn format_files(args: &FmtArgs) -> ExitCode {
     }
 }
 
-enum Failure {
-    /// Standard output was closed (`pgn-lsp fmt - | head`): stop quietly.
-    BrokenPipe,
-    Message(String),
-}
-
-impl Failure {
-    fn io(context: &str, error: io::Error) -> Failure {
-        if error.kind() == io::ErrorKind::BrokenPipe {
-            Failure::BrokenPipe
-        } else {
-            Failure::Message(format!("{context}: {error}"))
-        }
-    }
-}
-
 /// Format one file as the flags say; returns whether its text changes.
 fn format_file(args: &FmtArgs, finder: &mut ConfigFinder, file: &str) -> Result<bool, Failure> {
     let options = args.options(finder, file).map_err(Failure::Message)?;
@@ -161,7 +135,7 @@ fn format_file(args: &FmtArgs, finder: &mut ConfigFinder, file: &str) -> Result<
         out.flush().map_err(|e| Failure::io("standard output", e))?;
         return Ok(comparison.changed());
     }
-    let mut rewrite = Rewrite { file, source: &source, latin1, comparison, temp: None };
+    let mut rewrite = Rewrite::new(file, &source.text, latin1);
     stream(&source, &options, |text| rewrite.take(text))?;
     rewrite.finish()
 }
@@ -206,115 +180,6 @@ fn stream(
             Ok(())
         },
     )
-}
-
-/// Rewriting a file in place: the output streams into a temporary file from the first
-/// difference on, and the temporary file then replaces the file.
-struct Rewrite<'a> {
-    file: &'a str,
-    source: &'a Source<'a>,
-    latin1: bool,
-    comparison: Comparison<'a>,
-    temp: Option<(NamedTempFile, BufWriter<File>)>,
-}
-
-impl Rewrite<'_> {
-    fn error(&self, e: io::Error) -> Failure {
-        Failure::io(self.file, e)
-    }
-
-    /// The next game's text.
-    fn take(&mut self, text: &str) -> Result<(), Failure> {
-        if let Some((_, out)) = &mut self.temp {
-            return out
-                .write_all(&encode(text, self.latin1))
-                .map_err(|e| Failure::io(self.file, e));
-        }
-        let same_so_far = self.comparison.matched;
-        if !self.comparison.feed(text) {
-            let (temp, mut out) = open_temp(self.file).map_err(|e| self.error(e))?;
-            out.write_all(&encode(&self.source.text[..same_so_far], self.latin1))
-                .and_then(|()| out.write_all(&encode(text, self.latin1)))
-                .map_err(|e| self.error(e))?;
-            self.temp = Some((temp, out));
-        }
-        Ok(())
-    }
-
-    /// Replace the file if its text changed; returns whether it did.
-    fn finish(self) -> Result<bool, Failure> {
-        if !self.comparison.changed() {
-            return Ok(false);
-        }
-        let error = |e: io::Error| Failure::io(self.file, e);
-        let (temp, out) = match self.temp {
-            Some(open) => open,
-            // The output is a shorter prefix of the input (blank lines at the end were dropped).
-            None => {
-                let (temp, mut out) = open_temp(self.file).map_err(error)?;
-                let kept = &self.source.text[..self.comparison.matched];
-                out.write_all(&encode(kept, self.latin1)).map_err(error)?;
-                (temp, out)
-            }
-        };
-        let written = out.into_inner().map_err(|e| error(e.into_error()))?;
-        written.sync_all().map_err(error)?;
-        let target = std::fs::canonicalize(self.file).map_err(error)?;
-        let permissions = std::fs::metadata(&target).map_err(error)?.permissions();
-        written.set_permissions(permissions).map_err(error)?;
-        temp.persist(&target).map_err(|e| error(e.error))?;
-        Ok(true)
-    }
-}
-
-/// A temporary file next to `file` (next to its target when it is a link).
-fn open_temp(file: &str) -> io::Result<(NamedTempFile, BufWriter<File>)> {
-    let target = std::fs::canonicalize(file)?;
-    let dir = target.parent().unwrap_or(Path::new("."));
-    let temp = tempfile::Builder::new().prefix(".pgn-lsp-fmt-").tempfile_in(dir)?;
-    let out = BufWriter::new(temp.as_file().try_clone()?);
-    Ok((temp, out))
-}
-
-/// The bytes of `text`: UTF-8, or Latin-1 when the source was read as Latin-1. Every character
-/// then fits: the output's characters are the input's (one per byte) or ASCII.
-fn encode(text: &str, latin1: bool) -> Cow<'_, [u8]> {
-    if !latin1 || text.is_ascii() {
-        return Cow::Borrowed(text.as_bytes());
-    }
-    Cow::Owned(
-        text.chars()
-            .map(|c| u8::try_from(c).expect("a Latin-1 source has only Latin-1 characters"))
-            .collect(),
-    )
-}
-
-/// Whether the pieces fed so far are the start of the original text.
-struct Comparison<'a> {
-    original: &'a str,
-    /// Bytes of the original matched so far.
-    matched: usize,
-    differs: bool,
-}
-
-impl<'a> Comparison<'a> {
-    fn new(original: &'a str) -> Self {
-        Comparison { original, matched: 0, differs: false }
-    }
-
-    /// Take the next piece of output; returns whether the output still matches.
-    fn feed(&mut self, piece: &str) -> bool {
-        if !self.differs && self.original[self.matched..].starts_with(piece) {
-            self.matched += piece.len();
-        } else {
-            self.differs = true;
-        }
-        !self.differs
-    }
-
-    fn changed(&self) -> bool {
-        self.differs || self.matched != self.original.len()
-    }
 }
 
 /// Reports the games kept as they are, with their line numbers, on standard error.

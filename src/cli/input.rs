@@ -65,6 +65,16 @@ impl Input {
         Ok(Input { name: path.to_owned(), bytes: open_file(File::open(path)?)? })
     }
 
+    /// Bytes already in memory (the fixed text of standard input), named `name`.
+    pub fn from_bytes(name: &str, bytes: Vec<u8>) -> Input {
+        Input { name: name.to_owned(), bytes: Bytes::Read(bytes) }
+    }
+
+    /// The file's name as messages give it (`<stdin>` for standard input).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
     /// The text: borrowed from the bytes when they are UTF-8, else decoded as Latin-1.
     /// `count_lines` asks for the line breaks of a large UTF-8 input, counted in its check.
     pub fn decode(&self, count_lines: bool) -> Source<'_> {

@@ -4,6 +4,7 @@
 mod batches;
 mod check;
 mod config;
+pub mod fix;
 mod fmt;
 mod game_report;
 mod game_text;
@@ -12,6 +13,7 @@ pub mod input;
 mod json;
 pub mod line_breaks;
 mod progress;
+mod rewrite;
 mod tally;
 mod workers;
 

@@ -8,15 +8,13 @@
 //! meet an edit already taken (two insertions at one place, an insertion at the start of a
 //! replaced range), so a second run fixes what the first left.
 
-use std::collections::BTreeSet;
-
 use super::analysis::DocumentAnalysis;
 use super::formatting::format_edits;
 use super::sort_games::sort_games;
 use super::sort_tags::sort_tags;
 use crate::fmt::FormatOptions;
 use crate::syntax::{Code, Diagnostic, NodeKind, TextSource, parse_game_at, suffix_nag};
-use crate::text::{TextEdit, TextRange};
+use crate::text::{EditSet, TextEdit, TextRange};
 
 /// What kind of action it is (the LSP layer names them: `quickfix`, `source.fixAll.pgn`, ...).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -164,7 +162,7 @@ fn fixable(analysis: &DocumentAnalysis) -> impl Iterator<Item = Diagnostic> + '_
 /// One quick fix applying the first fix of each of `diagnostics` (in text order) that does
 /// not collide with one taken before it.
 fn fix_together(title: String, diagnostics: Vec<Diagnostic>) -> CodeAction {
-    let mut taken = Edits::default();
+    let mut taken = EditSet::default();
     let fixed: Vec<Diagnostic> =
         diagnostics.into_iter().filter(|d| taken.take(&d.fixes[0].edits)).collect();
     CodeAction {
@@ -178,7 +176,7 @@ fn fix_together(title: String, diagnostics: Vec<Diagnostic>) -> CodeAction {
 
 /// The source action fixing every certain problem of the file (the first fix of each).
 fn fix_all(analysis: &DocumentAnalysis) -> Option<CodeAction> {
-    let mut taken = Edits::default();
+    let mut taken = EditSet::default();
     let mut count = 0usize;
     for diagnostic in fixable(analysis) {
         if taken.take(&diagnostic.fixes[0].edits) {
@@ -192,59 +190,6 @@ fn fix_all(analysis: &DocumentAnalysis) -> Option<CodeAction> {
         edits: taken.into_edits(),
         preferred: false,
     })
-}
-
-/// Edits taken so far, none colliding with another.
-#[derive(Default)]
-struct Edits {
-    edits: Vec<TextEdit>,
-    /// The ranges of `edits`, as (start, end), sorted.
-    ranges: BTreeSet<(u32, u32)>,
-}
-
-impl Edits {
-    /// Take all of `edits` if none collides with an edit taken before (or with another of
-    /// them); else take none. Returns whether they were taken.
-    fn take(&mut self, edits: &[TextEdit]) -> bool {
-        let collides_within = edits
-            .iter()
-            .enumerate()
-            .any(|(i, a)| edits[i + 1..].iter().any(|b| collide(a.range, b.range)));
-        if collides_within || edits.iter().any(|e| self.collides(e.range)) {
-            return false;
-        }
-        for e in edits {
-            self.ranges.insert((e.range.start, e.range.end));
-            self.edits.push(e.clone());
-        }
-        true
-    }
-
-    fn collides(&self, r: TextRange) -> bool {
-        // Taken ranges do not overlap, so those starting at or before `r.end` end in order;
-        // once one ends before `r.start`, the earlier ones do too.
-        for &(start, end) in self.ranges.range(..=(r.end, u32::MAX)).rev() {
-            if collide(r, TextRange::new(start, end)) {
-                return true;
-            }
-            if end < r.start {
-                break;
-            }
-        }
-        false
-    }
-
-    fn into_edits(mut self) -> Vec<TextEdit> {
-        self.edits.sort_by_key(|e| (e.range.start, e.range.end));
-        self.edits
-    }
-}
-
-/// Whether two edits cannot both be made in one document edit: their ranges overlap, or an
-/// insertion falls at the start of the other (where their order would be a guess).
-fn collide(a: TextRange, b: TextRange) -> bool {
-    let overlap = a.start < b.end && b.start < a.end;
-    overlap || (a.start == b.start && (a.is_empty() || b.is_empty()))
 }
 
 /// Suffix annotations (`!`, `?!`, ...) at `range`, each rewritten as its NAG (§8.2.3.8: export

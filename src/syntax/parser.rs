@@ -60,8 +60,8 @@ struct Parser<'a> {
     queued: [Token; 3],
     queued_len: usize,
     game: Game,
-    /// Where the last token that is not whitespace ends.
-    last_significant_end: u32,
+    /// The last token that is not whitespace (stored whole, in the one store its end took).
+    last_significant: TextRange,
     in_movetext: bool,
     /// Where the line of the top-level termination marker ends, once it is seen.
     result_line_end: Option<u32>,
@@ -128,7 +128,7 @@ impl<'a> Parser<'a> {
                 tags: Vec::with_capacity(TAGS_CAPACITY),
                 ..Game::default()
             },
-            last_significant_end: 0,
+            last_significant: TextRange::default(),
             in_movetext: false,
             result_line_end: None,
             after_result_reported: false,
@@ -152,9 +152,9 @@ impl<'a> Parser<'a> {
     #[inline(always)]
     fn bump(&mut self) -> Token {
         let t = self.tok();
-        self.line_lengths.token(self.src, self.last_significant_end, t.range);
+        self.line_lengths.token(self.src, self.last_significant.end, t.range);
         if t.kind != TokenKind::Whitespace {
-            self.last_significant_end = t.range.end;
+            self.last_significant = t.range;
         }
         self.held = HeldToken::new(if self.queued_len > 0 {
             self.queued_len -= 1;
@@ -248,7 +248,7 @@ impl<'a> Parser<'a> {
     /// precede it there, else `tok` itself.
     fn boundary_before(&self, tok: Token) -> u32 {
         let at = self.line_start_before(tok).unwrap_or(tok.range.start);
-        at.max(self.last_significant_end)
+        at.max(self.last_significant.end)
     }
 
     fn on_bracket(&mut self, tok: Token) -> Step {
@@ -276,7 +276,7 @@ impl<'a> Parser<'a> {
             return false;
         }
         let gap =
-            &self.src.as_bytes()[self.last_significant_end as usize..tok.range.start as usize];
+            &self.src.as_bytes()[self.last_significant.end as usize..tok.range.start as usize];
         // Between tag lines the gap is one line break: no blank line, nothing to count.
         let blank_line = gap.len() >= 2 && gap.iter().filter(|&&b| b == b'\n').count() >= 2;
         if !blank_line {
@@ -340,7 +340,7 @@ impl<'a> Parser<'a> {
         loop {
             let t = self.tok();
             let starts_line =
-                self.src[self.last_significant_end as usize..t.range.start as usize].contains('\n');
+                self.src[self.last_significant.end as usize..t.range.start as usize].contains('\n');
             match t.kind {
                 TokenKind::Whitespace => {
                     self.bump();
@@ -396,7 +396,7 @@ impl<'a> Parser<'a> {
         }
         let end = match close {
             Some(close) => doubled.last().map_or(close.end, |last| last.end.max(close.end)),
-            None => self.last_significant_end,
+            None => self.last_significant.end,
         };
         let range = TextRange::new(open.range.start, end);
         let tag = Tag {
@@ -770,13 +770,7 @@ impl<'a> Parser<'a> {
             TokenKind::RParen => match self.open.pop() {
                 Some(v) => {
                     if v.moves == 0 {
-                        let start = self.game.nodes[v.node].range.start;
-                        let range = TextRange::new(start, t.range.end);
-                        let fix = TextEdit::new(range, "");
-                        self.push(
-                            Diagnostic::new(Code::EmptyVariation, range, "empty variation")
-                                .with_fix("Remove the empty variation", vec![fix]),
-                        );
+                        self.empty_variation(v.node, t.range);
                     }
                     self.push_node(NodeKind::VariationEnd, t.range);
                 }
@@ -955,18 +949,16 @@ impl<'a> Parser<'a> {
     }
 
     fn finish(mut self, end: u32) -> Game {
-        let content_end = self.last_significant_end.min(end);
-        self.close_open_variations(content_end);
-        let has_content = self.in_movetext || !self.game.tags.is_empty();
+        let content_end = self.last_significant.end.min(end);
+        // What a fix adds after a `;` comment or a `%` escape, which run to the end of their
+        // line (§5, §6), goes on a line of its own.
+        let own_line = self.ends_in_line_comment(content_end);
         let comment_ate_rest =
             self.game.diagnostics.iter().any(|d| d.code == Code::UnterminatedComment);
+        self.close_open_variations(content_end, own_line, comment_ate_rest);
+        let has_content = self.in_movetext || !self.game.tags.is_empty();
         if has_content && self.result_line_end.is_none() && !comment_ate_rest {
-            let marker = self
-                .game
-                .tag("Result", self.src)
-                .map(|t| t.value(self.src).into_owned())
-                .filter(|v| matches!(v.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*"))
-                .unwrap_or_else(|| "*".to_owned());
+            let marker = self.missing_marker();
             let anchor = self
                 .game
                 .nodes
@@ -976,15 +968,25 @@ impl<'a> Parser<'a> {
                 .map(|n| n.range)
                 .or_else(|| self.game.tags.last().map(|t| t.range))
                 .unwrap_or(TextRange::empty(content_end));
-            let fix = TextEdit::new(TextRange::empty(content_end), format!(" {marker}"));
-            self.push(
-                Diagnostic::new(
-                    Code::MissingResult,
-                    anchor,
-                    "the game has no termination marker (1-0, 0-1, 1/2-1/2 or *)",
-                )
-                .with_fix(format!("Add {marker}"), vec![fix]),
+            let mut diagnostic = Diagnostic::new(
+                Code::MissingResult,
+                anchor,
+                "the game has no termination marker (1-0, 0-1, 1/2-1/2 or *)",
             );
+            // After a broken tag pair a marker would be read as part of it: no fix.
+            let broken_tag_last = !self.in_movetext
+                && self
+                    .game
+                    .diagnostics
+                    .iter()
+                    .any(|d| d.code == Code::MalformedTag && d.range.end >= content_end);
+            if !broken_tag_last {
+                let separator = if own_line { '\n' } else { ' ' };
+                let fix =
+                    TextEdit::new(TextRange::empty(content_end), format!("{separator}{marker}"));
+                diagnostic = diagnostic.with_fix(format!("Add {marker}"), vec![fix]);
+            }
+            self.push(diagnostic);
         }
         self.game.len = end;
         let line_lengths = std::mem::take(&mut self.line_lengths);
@@ -996,10 +998,71 @@ impl<'a> Parser<'a> {
         self.game
     }
 
+    /// The termination marker to add to a game without one: its Result tag's, or `*`.
+    fn missing_marker(&self) -> String {
+        self.game
+            .tag("Result", self.src)
+            .map(|t| t.value(self.src).into_owned())
+            .filter(|v| matches!(v.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*"))
+            .unwrap_or_else(|| "*".to_owned())
+    }
+
+    /// A variation without moves, from its start node to its `)` at `close`. The fix removes
+    /// it, but never a comment: a variation holding only comments gives way to them, and one
+    /// holding anything else but move numbers (a NAG, a `;` comment) has no certain fix.
+    #[cold]
+    fn empty_variation(&mut self, start_node: usize, close: TextRange) {
+        let range = TextRange::new(self.game.nodes[start_node].range.start, close.end);
+        let inside = &self.game.nodes[start_node + 1..];
+        let removable = |kind| {
+            matches!(kind, NodeKind::VariationStart | NodeKind::VariationEnd | NodeKind::MoveNumber)
+        };
+        let comments: Vec<&str> = inside
+            .iter()
+            .filter(|n| n.kind == NodeKind::Comment)
+            .map(|n| &self.src[n.range])
+            .collect();
+        let fixable = inside.iter().all(|n| n.kind == NodeKind::Comment || removable(n.kind));
+        let diagnostic = if inside.iter().all(|n| removable(n.kind)) {
+            // Tokens on both sides stay apart (`a()b` is not `ab`).
+            let before = self.src[..range.start as usize].chars().next_back();
+            let after = self.src[range.end as usize..].chars().next();
+            let joins = |c: char| !c.is_whitespace() && !matches!(c, '(' | ')' | '{' | '}');
+            let glued = before.is_some_and(joins) && after.is_some_and(joins);
+            let fix = vec![TextEdit::new(range, if glued { " " } else { "" })];
+            Diagnostic::new(Code::EmptyVariation, range, "empty variation")
+                .with_fix("Remove the empty variation", fix)
+        } else if fixable {
+            let title = match comments.len() {
+                1 => "Keep the comment, remove the variation",
+                _ => "Keep the comments, remove the variation",
+            };
+            let fix = vec![TextEdit::new(range, comments.join(" "))];
+            Diagnostic::new(Code::EmptyVariation, range, "variation without moves")
+                .with_fix(title, fix)
+        } else {
+            Diagnostic::new(Code::EmptyVariation, range, "variation without moves")
+        };
+        self.push(diagnostic);
+    }
+
+    /// Whether the game's last token, ending at `content_end`, runs to the end of its line: a
+    /// `;` comment, a `%` escape, a string without its closing quote.
+    fn ends_in_line_comment(&self, content_end: u32) -> bool {
+        let last = self.last_significant;
+        let text = &self.src[last];
+        last.end == content_end
+            && (text.starts_with([';', '%']) || text.starts_with('"') && !is_closed_string(text))
+    }
+
     /// Close the variations left open at the game's end. When the game's last node is a
     /// termination marker inside them, the marker is the game's result and the variations end
-    /// before it; otherwise they end after the last token.
-    fn close_open_variations(&mut self, content_end: u32) {
+    /// before it; otherwise they end after the last token (on a line of their own after a
+    /// `;` comment or `%` escape, with `own_line`), and the fix adds the missing marker after
+    /// them too: the two repairs of the game's end are one edit, which makes both, where two
+    /// insertions at one place would be left to two runs of a fix-all. After an unterminated
+    /// comment (`comment_ate_rest`) there is no fix: what it adds would be inside the comment.
+    fn close_open_variations(&mut self, content_end: u32, own_line: bool, comment_ate_rest: bool) {
         if self.open.is_empty() {
             return;
         }
@@ -1023,18 +1086,30 @@ impl<'a> Parser<'a> {
         let count = self.open.len();
         let outermost = self.game.nodes[self.open[0].node].range;
         let mut closing = ")".repeat(count);
+        let mut title =
+            if count == 1 { "Close the variation" } else { "Close the variations" }.to_owned();
         if trailing_result.is_some() {
             closing.push(' ');
+        } else {
+            if own_line {
+                closing.insert(0, '\n');
+            }
+            if self.result_line_end.is_none() {
+                let marker = self.missing_marker();
+                closing = format!("{closing} {marker}");
+                title = format!("{title} and add {marker}");
+            }
         }
         let message = match count {
             1 => "variation without its closing \")\"".to_owned(),
             n => format!("{n} variations without their closing \")\""),
         };
-        let fix = TextEdit::new(TextRange::empty(close_at), closing);
-        self.push(Diagnostic::new(Code::UnclosedVariation, outermost, message).with_fix(
-            if count == 1 { "Close the variation" } else { "Close the variations" },
-            vec![fix],
-        ));
+        let mut diagnostic = Diagnostic::new(Code::UnclosedVariation, outermost, message);
+        if !comment_ate_rest {
+            diagnostic = diagnostic
+                .with_fix(title, vec![TextEdit::new(TextRange::empty(close_at), closing)]);
+        }
+        self.push(diagnostic);
         let end = Node { kind: NodeKind::VariationEnd, range: TextRange::empty(close_at) };
         self.game.nodes.splice(insert_at..insert_at, std::iter::repeat_n(end, count));
         self.open.clear();

@@ -1,14 +1,17 @@
 //! Plain text: byte ranges, line/column conversion in UTF-8, UTF-16 and UTF-32 units, text
-//! edits and minimal diffs, space searches, character counts. Knows nothing about PGN.
+//! edits, sets of edits that can be made at once, minimal diffs, space searches, character
+//! counts. Knows nothing about PGN.
 
 mod chars;
 mod diff;
+mod edit_set;
 mod line_index;
 mod range;
 mod spaces;
 
 pub use chars::char_count;
 pub use diff::minimal_edit;
+pub use edit_set::EditSet;
 pub use line_index::{LineCol, LineIndex, PositionEncoding, line_break_count};
 pub use range::{TextEdit, TextRange};
 pub use spaces::{first_space, last_space};

@@ -55,3 +55,24 @@ pub fn at_each_cursor(
     }
     out
 }
+
+/// Run the `pgn-lsp` binary with `args` in `dir`, `stdin` written to its standard input (from
+/// a thread of its own, so that a large input and output cannot block each other).
+pub fn run_pgn_lsp(args: &[&str], dir: &std::path::Path, stdin: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pgn-lsp"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut pipe = child.stdin.take().expect("stdin is piped");
+    let input = stdin.to_vec();
+    let writer = std::thread::spawn(move || pipe.write_all(&input).expect("stdin is written"));
+    let output = child.wait_with_output().expect("the binary runs");
+    writer.join().expect("the stdin writer finishes");
+    output
+}

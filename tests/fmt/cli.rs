@@ -3,26 +3,16 @@
 //! `--diff`, options from flags and `pgn-lsp.toml`, encodings, reports and exit statuses.
 
 use std::fs;
-use std::io::Write;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 const MESSY: &str = "[White \"A\"]\n[Event \"E\"]\n\n1.e4 e5 2.Nf3!   {a\n comment} Nc6 *\n";
 const FORMATTED: &str = "[Event \"E\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n\
 [White \"A\"]\n[Black \"?\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 $1 { a comment } 2... Nc6 *\n\n";
 
 fn pgn_lsp(args: &[&str], dir: &Path, stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pgn-lsp"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
+    crate::common::run_pgn_lsp(args, dir, stdin)
 }
 
 fn text(bytes: &[u8]) -> &str {

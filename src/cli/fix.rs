@@ -1,0 +1,194 @@
+//! `check --fix`: every certain fix applied, file by file, before the file is checked.
+//!
+//! A game's fixes are taken as the editor's "Fix all" takes them: the first (best) fix of each
+//! diagnostic the filter keeps, in text order, leaving out a fix that collides with one taken
+//! before it. Then the game is read again and the round repeats, since a fix can make room for
+//! another (two fixes at one place, a move number after the move before it is repaired), until
+//! a round finds nothing to fix, or after [`MAX_ROUNDS`]. Games without fixes keep their text
+//! byte for byte.
+//!
+//! The fixed text is written as `fmt` writes (`rewrite`): a named file atomically in place, in
+//! the encoding it was read in; standard input to standard output. In a file read as Latin-1, a
+//! fix that writes a character beyond Latin-1 is not taken, so that the file keeps its encoding.
+
+use std::borrow::Cow;
+use std::convert::Infallible;
+use std::io::{self, Write};
+
+use super::batches::{ParsedGame, for_each_batch};
+pub use super::game_report::Filter;
+use super::game_report::game_diagnostics;
+use super::input::Input;
+use super::rewrite::{Failure, Rewrite, encode};
+use crate::syntax::{Game, parse_games};
+use crate::text::{EditSet, TextEdit};
+
+/// The most rounds of fixes a game gets. One round fixes nearly everything; a second takes the
+/// fixes the first left out as colliding; more are for what fixes uncover.
+pub const MAX_ROUNDS: usize = 8;
+
+/// Apply the certain fixes to the file `input` was read from (`path`, or `-` for standard
+/// input), writing the fixed text; returns the input to check afterwards (the file as now
+/// written) and how many fixes were made.
+pub fn fix_input(input: Input, path: &str, filter: &Filter) -> Result<(Input, u64), Failure> {
+    let source = input.decode(false);
+    let latin1 = source.is_latin1();
+    let (fixed, count) = fix_text(&source.text, filter, latin1);
+    if path == "-" {
+        let bytes = encode(&fixed, latin1).into_owned();
+        let mut out = io::stdout().lock();
+        out.write_all(&bytes)
+            .and_then(|()| out.flush())
+            .map_err(|e| Failure::io("standard output", e))?;
+        return Ok((Input::from_bytes(source.name, bytes), count));
+    }
+    let mut rewrite = Rewrite::new(path, &source.text, latin1);
+    rewrite.take(&fixed)?;
+    let changed = rewrite.finish()?;
+    drop(source);
+    if !changed {
+        return Ok((input, count));
+    }
+    // What is checked is what the file now holds.
+    let written = Input::open(path).map_err(|e| Failure::io(path, e))?;
+    Ok((written, count))
+}
+
+/// `text` (decoded as Latin-1 when `latin1`) with every game's certain fixes made, of the
+/// diagnostics `filter` keeps, and how many were made.
+pub fn fix_text(text: &str, filter: &Filter, latin1: bool) -> (String, u64) {
+    let mut fixed = String::with_capacity(text.len());
+    let mut count = 0;
+    let Ok(()) = for_each_batch(
+        text,
+        None,
+        |parsed: ParsedGame| fix_game(parsed.game, &text[parsed.range], filter, latin1),
+        |games, _| {
+            for (game, fixes) in games {
+                fixed.push_str(&game);
+                count += fixes;
+            }
+            Ok::<(), Infallible>(())
+        },
+    );
+    (fixed, count)
+}
+
+/// The text of one game (`game`, parsed from `src`) with its certain fixes made, round after
+/// round, and how many were made.
+fn fix_game<'a>(game: Game, src: &'a str, filter: &Filter, latin1: bool) -> (Cow<'a, str>, u64) {
+    let mut text = Cow::Borrowed(src);
+    let mut count = 0;
+    let mut games = vec![(0, game)];
+    for _ in 0..MAX_ROUNDS {
+        let mut edits = EditSet::default();
+        for (start, game) in games {
+            let game_src = &text[start as usize..(start + game.len) as usize];
+            for diagnostic in game_diagnostics(game, game_src, None, filter) {
+                let Some(fix) = diagnostic.fixes.first() else { continue };
+                if latin1 && !fix.edits.iter().all(|e| e.new_text.chars().all(is_latin1)) {
+                    continue;
+                }
+                let shifted: Vec<TextEdit> = fix
+                    .edits
+                    .iter()
+                    .map(|e| TextEdit::new(e.range.shift(start), e.new_text.clone()))
+                    .collect();
+                if edits.take(&shifted) {
+                    count += 1;
+                }
+            }
+        }
+        if edits.is_empty() {
+            break;
+        }
+        text = Cow::Owned(TextEdit::apply_all(&text, &edits.into_edits()));
+        // A fix may have split the game's text in two (a tag pair repaired in the movetext):
+        // each part is read as the file's reading would.
+        games = parse_games(&text).collect();
+    }
+    (text, count)
+}
+
+fn is_latin1(c: char) -> bool {
+    u32::from(c) <= 0xFF
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::{Code, Severity, parse_game};
+
+    fn fix(src: &str, filter: &Filter, latin1: bool) -> (String, u64) {
+        let (text, count) = fix_game(parse_game(src), src, filter, latin1);
+        (text.into_owned(), count)
+    }
+
+    fn all() -> Filter {
+        Filter { min_severity: Severity::Hint, ignored: vec![] }
+    }
+
+    /// The Seven Tag Roster with `result`, then `movetext`.
+    fn game(result: &str, movetext: &str) -> String {
+        format!(
+            "[Event \"e\"]\n[Site \"s\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n[White \"w\"]\n\
+             [Black \"b\"]\n[Result \"{result}\"]\n\n{movetext}\n"
+        )
+    }
+
+    #[test]
+    fn fixes_are_made_round_after_round() {
+        // The tags inserted before the first move number and the number's own fix collide: the
+        // second round makes the one the first left out.
+        let src = "2. e4 e5 3. Nf3 *\n";
+        let (fixed, count) = fix(src, &all(), false);
+        let roster = "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n\
+                      [White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n\n";
+        assert_eq!(fixed, format!("{roster}1. e4 e5 2. Nf3 *\n"));
+        assert_eq!(count, 3);
+        let (again, none) = fix(&fixed, &all(), false);
+        assert_eq!((again, none), (fixed, 0), "a second run fixes nothing");
+    }
+
+    #[test]
+    fn a_fix_that_changes_two_places_counts_once() {
+        // Mate contradicts the marker: the fix writes 0-1 in the marker and the Result tag.
+        let src = game("1/2-1/2", "1. f3 e5 3. g4 Qh4# 1/2-1/2");
+        let (fixed, count) = fix(&src, &all(), false);
+        assert_eq!(fixed, game("0-1", "1. f3 e5 2. g4 Qh4# 0-1"));
+        assert_eq!(count, 2);
+    }
+
+    #[test]
+    fn only_the_diagnostics_the_filter_keeps_are_fixed() {
+        let src = "[Event \"x\"]\n\n1. e4 e5 2. Ng1f3 *\n";
+        let (fixed, _) = fix(src, &all(), false);
+        assert!(fixed.starts_with("[Event \"x\"]\n[Site \"?\"]"), "{fixed}");
+        assert!(fixed.contains("2. Nf3 *"), "{fixed}");
+        let warnings = Filter { min_severity: Severity::Warning, ignored: vec![] };
+        assert_eq!(fix(src, &warnings, false).0, "[Event \"x\"]\n\n1. e4 e5 2. Nf3 *\n");
+        let ignored = Filter { min_severity: Severity::Hint, ignored: vec![Code::NonCanonicalSan] };
+        assert!(fix(src, &ignored, false).0.contains("2. Ng1f3 *"));
+    }
+
+    #[test]
+    fn a_game_without_fixes_keeps_its_text() {
+        // An illegal move has no certain fix.
+        let src = game("*", "1. e4 {a comment}   e5 (1... c5) 2. Qh5 Kxe5 *");
+        let (text, count) = fix_game(parse_game(&src), &src, &all(), false);
+        assert!(matches!(text, Cow::Borrowed(_)));
+        assert_eq!(count, 0);
+    }
+
+    #[test]
+    fn a_latin1_file_takes_no_fix_beyond_latin1() {
+        // `&plusmn;` stands for ±, which Latin-1 has; `&#8723;` for ∓, which it has not.
+        let src = "[Event \"x\"]\n\n1. e4 &plusmn; e5 &#8723; *\n";
+        let (utf8, _) =
+            fix(src, &Filter { min_severity: Severity::Warning, ignored: vec![] }, false);
+        assert!(utf8.contains("1. e4 ± e5 ∓ *"), "{utf8}");
+        let (latin1, _) =
+            fix(src, &Filter { min_severity: Severity::Warning, ignored: vec![] }, true);
+        assert!(latin1.contains("1. e4 ± e5 &#8723; *"), "{latin1}");
+    }
+}

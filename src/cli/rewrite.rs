@@ -1,0 +1,150 @@
+//! Writing a file's new text, for `fmt` and `check --fix`: in place and atomically, or to
+//! standard output, in the encoding the file was read in.
+//!
+//! A file is rewritten through a temporary file in the same directory, which takes the old
+//! file's permissions and is then renamed over it (a symbolic link is followed, so the link
+//! stays a link). Nothing is written until the new text first differs from the old, so a file
+//! that does not change is never touched. The text streams in piece by piece.
+//!
+//! Encodings: a file read as UTF-8 is written as UTF-8 (a byte order mark is kept); a file that
+//! is not UTF-8 was read wholly as Latin-1 (§4.1), one character per byte, and is written back
+//! as Latin-1, so every byte that is not changed stays as it was.
+
+use std::borrow::Cow;
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+
+use tempfile::NamedTempFile;
+
+/// Why writing stopped.
+pub enum Failure {
+    /// Standard output was closed (`pgn-lsp fmt - | head`): stop quietly.
+    BrokenPipe,
+    Message(String),
+}
+
+impl Failure {
+    pub fn io(context: &str, error: io::Error) -> Failure {
+        if error.kind() == io::ErrorKind::BrokenPipe {
+            Failure::BrokenPipe
+        } else {
+            Failure::Message(format!("{context}: {error}"))
+        }
+    }
+}
+
+/// Rewriting a file in place: the new text streams into a temporary file from the first
+/// difference on, and the temporary file then replaces the file.
+pub struct Rewrite<'a> {
+    file: &'a str,
+    original: &'a str,
+    latin1: bool,
+    comparison: Comparison<'a>,
+    temp: Option<(NamedTempFile, BufWriter<File>)>,
+}
+
+impl<'a> Rewrite<'a> {
+    /// A rewrite of `file`, whose text as read is `original` (decoded as Latin-1 when `latin1`).
+    pub fn new(file: &'a str, original: &'a str, latin1: bool) -> Self {
+        Rewrite { file, original, latin1, comparison: Comparison::new(original), temp: None }
+    }
+
+    fn error(&self, e: io::Error) -> Failure {
+        Failure::io(self.file, e)
+    }
+
+    /// The next piece of the new text.
+    pub fn take(&mut self, text: &str) -> Result<(), Failure> {
+        if let Some((_, out)) = &mut self.temp {
+            return out
+                .write_all(&encode(text, self.latin1))
+                .map_err(|e| Failure::io(self.file, e));
+        }
+        let same_so_far = self.comparison.matched;
+        if !self.comparison.feed(text) {
+            let (temp, mut out) = open_temp(self.file).map_err(|e| self.error(e))?;
+            out.write_all(&encode(&self.original[..same_so_far], self.latin1))
+                .and_then(|()| out.write_all(&encode(text, self.latin1)))
+                .map_err(|e| self.error(e))?;
+            self.temp = Some((temp, out));
+        }
+        Ok(())
+    }
+
+    /// Replace the file if its text changed; returns whether it did.
+    pub fn finish(self) -> Result<bool, Failure> {
+        if !self.comparison.changed() {
+            return Ok(false);
+        }
+        let error = |e: io::Error| Failure::io(self.file, e);
+        let (temp, out) = match self.temp {
+            Some(open) => open,
+            // The new text is a shorter prefix of the old (blank lines at the end were dropped).
+            None => {
+                let (temp, mut out) = open_temp(self.file).map_err(error)?;
+                let kept = &self.original[..self.comparison.matched];
+                out.write_all(&encode(kept, self.latin1)).map_err(error)?;
+                (temp, out)
+            }
+        };
+        let written = out.into_inner().map_err(|e| error(e.into_error()))?;
+        written.sync_all().map_err(error)?;
+        let target = std::fs::canonicalize(self.file).map_err(error)?;
+        let permissions = std::fs::metadata(&target).map_err(error)?.permissions();
+        written.set_permissions(permissions).map_err(error)?;
+        temp.persist(&target).map_err(|e| error(e.error))?;
+        Ok(true)
+    }
+}
+
+/// A temporary file next to `file` (next to its target when it is a link).
+fn open_temp(file: &str) -> io::Result<(NamedTempFile, BufWriter<File>)> {
+    let target = std::fs::canonicalize(file)?;
+    let dir = target.parent().unwrap_or(Path::new("."));
+    let temp = tempfile::Builder::new().prefix(".pgn-lsp-").tempfile_in(dir)?;
+    let out = BufWriter::new(temp.as_file().try_clone()?);
+    Ok((temp, out))
+}
+
+/// The bytes of `text`: UTF-8, or Latin-1 when the source was read as Latin-1. Every character
+/// then fits: the new text's characters are the old text's (one per byte) or ASCII, or others
+/// of Latin-1 (`check --fix` takes no fix that writes a character beyond it).
+pub fn encode(text: &str, latin1: bool) -> Cow<'_, [u8]> {
+    if !latin1 || text.is_ascii() {
+        return Cow::Borrowed(text.as_bytes());
+    }
+    Cow::Owned(
+        text.chars()
+            .map(|c| u8::try_from(c).expect("a Latin-1 source has only Latin-1 characters"))
+            .collect(),
+    )
+}
+
+/// Whether the pieces fed so far are the start of the original text.
+pub struct Comparison<'a> {
+    original: &'a str,
+    /// Bytes of the original matched so far.
+    matched: usize,
+    differs: bool,
+}
+
+impl<'a> Comparison<'a> {
+    pub fn new(original: &'a str) -> Self {
+        Comparison { original, matched: 0, differs: false }
+    }
+
+    /// Take the next piece of output; returns whether the output still matches.
+    pub fn feed(&mut self, piece: &str) -> bool {
+        if !self.differs && self.original[self.matched..].starts_with(piece) {
+            self.matched += piece.len();
+        } else {
+            self.differs = true;
+        }
+        !self.differs
+    }
+
+    pub fn changed(&self) -> bool {
+        self.differs || self.matched != self.original.len()
+    }
+}
