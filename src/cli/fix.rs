@@ -3,8 +3,8 @@
 //! A game's fixes are taken as the editor's "Fix all" takes them: the first (best) fix of each
 //! diagnostic the filter keeps, in text order, leaving out a fix that collides with one taken
 //! before it. Then the game is read again and the round repeats, since a fix can make room for
-//! another (two fixes at one place, a move number after the move before it is repaired), until
-//! a round finds nothing to fix, or after [`MAX_ROUNDS`]. Games without fixes keep their text
+//! another (two fixes at one place: tags inserted before a move number the number's fix
+//! replaces), until a round finds nothing to fix, or after [`MAX_ROUNDS`]. Games without fixes keep their text
 //! byte for byte.
 //!
 //! The fixed text is written as `fmt` writes (`rewrite`): a named file atomically in place, in

@@ -950,9 +950,9 @@ impl<'a> Parser<'a> {
 
     fn finish(mut self, end: u32) -> Game {
         let content_end = self.last_significant.end.min(end);
-        // What a fix adds after a `;` comment or a `%` escape, which run to the end of their
-        // line (§5, §6), goes on a line of its own.
-        let own_line = self.ends_in_line_comment(content_end);
+        // What a fix adds after a `;` comment, a `%` escape (§5, §6) or a string without its
+        // closing quote, which run to the end of their line, goes on a line of its own.
+        let own_line = self.runs_to_line_end(content_end);
         let comment_ate_rest =
             self.game.diagnostics.iter().any(|d| d.code == Code::UnterminatedComment);
         self.close_open_variations(content_end, own_line, comment_ate_rest);
@@ -1048,7 +1048,7 @@ impl<'a> Parser<'a> {
 
     /// Whether the game's last token, ending at `content_end`, runs to the end of its line: a
     /// `;` comment, a `%` escape, a string without its closing quote.
-    fn ends_in_line_comment(&self, content_end: u32) -> bool {
+    fn runs_to_line_end(&self, content_end: u32) -> bool {
         let last = self.last_significant;
         let text = &self.src[last];
         last.end == content_end
