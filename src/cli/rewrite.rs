@@ -38,7 +38,6 @@ impl Failure {
 /// difference on, and the temporary file then replaces the file.
 pub struct Rewrite<'a> {
     file: &'a str,
-    original: &'a str,
     latin1: bool,
     comparison: Comparison<'a>,
     temp: Option<(NamedTempFile, BufWriter<File>)>,
@@ -47,7 +46,7 @@ pub struct Rewrite<'a> {
 impl<'a> Rewrite<'a> {
     /// A rewrite of `file`, whose text as read is `original` (decoded as Latin-1 when `latin1`).
     pub fn new(file: &'a str, original: &'a str, latin1: bool) -> Self {
-        Rewrite { file, original, latin1, comparison: Comparison::new(original), temp: None }
+        Rewrite { file, latin1, comparison: Comparison::new(original), temp: None }
     }
 
     fn error(&self, e: io::Error) -> Failure {
@@ -64,7 +63,7 @@ impl<'a> Rewrite<'a> {
         let same_so_far = self.comparison.matched;
         if !self.comparison.feed(text) {
             let (temp, mut out) = open_temp(self.file).map_err(|e| self.error(e))?;
-            out.write_all(&encode(&self.original[..same_so_far], self.latin1))
+            out.write_all(&encode(&self.comparison.original[..same_so_far], self.latin1))
                 .and_then(|()| out.write_all(&encode(text, self.latin1)))
                 .map_err(|e| self.error(e))?;
             self.temp = Some((temp, out));
@@ -83,7 +82,7 @@ impl<'a> Rewrite<'a> {
             // The new text is a shorter prefix of the old (blank lines at the end were dropped).
             None => {
                 let (temp, mut out) = open_temp(self.file).map_err(error)?;
-                let kept = &self.original[..self.comparison.matched];
+                let kept = &self.comparison.original[..self.comparison.matched];
                 out.write_all(&encode(kept, self.latin1)).map_err(error)?;
                 (temp, out)
             }

@@ -1022,8 +1022,10 @@ impl<'a> Parser<'a> {
             .filter(|n| n.kind == NodeKind::Comment)
             .map(|n| &self.src[n.range])
             .collect();
-        let fixable = inside.iter().all(|n| n.kind == NodeKind::Comment || removable(n.kind));
-        let diagnostic = if inside.iter().all(|n| removable(n.kind)) {
+        let diagnostic = if !inside.iter().all(|n| n.kind == NodeKind::Comment || removable(n.kind))
+        {
+            Diagnostic::new(Code::EmptyVariation, range, "variation without moves")
+        } else if comments.is_empty() {
             // Tokens on both sides stay apart (`a()b` is not `ab`).
             let before = self.src[..range.start as usize].chars().next_back();
             let after = self.src[range.end as usize..].chars().next();
@@ -1032,7 +1034,7 @@ impl<'a> Parser<'a> {
             let fix = vec![TextEdit::new(range, if glued { " " } else { "" })];
             Diagnostic::new(Code::EmptyVariation, range, "empty variation")
                 .with_fix("Remove the empty variation", fix)
-        } else if fixable {
+        } else {
             let title = match comments.len() {
                 1 => "Keep the comment, remove the variation",
                 _ => "Keep the comments, remove the variation",
@@ -1040,8 +1042,6 @@ impl<'a> Parser<'a> {
             let fix = vec![TextEdit::new(range, comments.join(" "))];
             Diagnostic::new(Code::EmptyVariation, range, "variation without moves")
                 .with_fix(title, fix)
-        } else {
-            Diagnostic::new(Code::EmptyVariation, range, "variation without moves")
         };
         self.push(diagnostic);
     }
@@ -1058,10 +1058,11 @@ impl<'a> Parser<'a> {
     /// Close the variations left open at the game's end. When the game's last node is a
     /// termination marker inside them, the marker is the game's result and the variations end
     /// before it; otherwise they end after the last token (on a line of their own after a
-    /// `;` comment or `%` escape, with `own_line`), and the fix adds the missing marker after
-    /// them too: the two repairs of the game's end are one edit, which makes both, where two
-    /// insertions at one place would be left to two runs of a fix-all. After an unterminated
-    /// comment (`comment_ate_rest`) there is no fix: what it adds would be inside the comment.
+    /// token that runs to the end of its line, with `own_line`), and the fix adds the missing
+    /// marker after them too: the two repairs of the game's end are one edit, which makes
+    /// both, where two insertions at one place would be left to two runs of a fix-all. After an
+    /// unterminated comment (`comment_ate_rest`) there is no fix: what it adds would be inside
+    /// the comment.
     fn close_open_variations(&mut self, content_end: u32, own_line: bool, comment_ate_rest: bool) {
         if self.open.is_empty() {
             return;
