@@ -1,7 +1,7 @@
 //! The fuzz targets' properties (`tests/invariants`) as property tests with a modest number of
 //! cases, so that every `cargo test` exercises them: incremental reparse equals a fresh parse,
-//! formatting is idempotent and loses nothing, `check --fix` keeps every comment, and
-//! the chess replay agrees with shakmaty. (The lossless parse runs in `tests/properties.rs`.)
+//! formatting is idempotent and loses nothing, `check --fix` keeps every comment and settles,
+//! and the chess replay agrees with shakmaty. (The lossless parse runs in `tests/properties.rs`.)
 
 #[allow(dead_code)]
 #[path = "invariants/mod.rs"]
@@ -71,8 +71,14 @@ proptest! {
     }
 
     #[test]
-    fn fixing_keeps_every_comment(text in text()) {
-        fix::check(&text);
+    fn fixing_keeps_comments_and_the_encoding_and_settles(
+        text in text(),
+        min_severity in prop::sample::select(fix::SEVERITIES),
+        latin1 in any::<bool>(),
+    ) {
+        // Read as Latin-1, the text's UTF-8 bytes are a character each.
+        let text = if latin1 { text.bytes().map(char::from).collect() } else { text };
+        fix::check(&fix::Case { min_severity, latin1, text });
     }
 
     #[test]

@@ -12,7 +12,7 @@ mod invariants;
 
 use std::path::Path;
 
-use invariants::{document, format, lossless, reparse, replay};
+use invariants::{document, fix, format, lossless, reparse, replay};
 use pgn_lsp::fmt::FormatOptions;
 use pgn_lsp::syntax::{Code, Diagnostic, parse_games};
 
@@ -26,6 +26,7 @@ const TARGETS: &[(&str, Run)] = &[
     ("format", format::run),
     ("replay", replay::run),
     ("document", document::run),
+    ("fix", fix::run),
 ];
 
 #[test]
@@ -211,5 +212,22 @@ fn diagnostics_of_one_code_stop_at_the_limit_with_a_count_of_the_rest() {
         assert_eq!(found.len(), MAX_PER_CODE as usize + 1, "{code:?}");
         let last = found.iter().max_by_key(|d| d.range.start).unwrap();
         assert!(last.message.contains(" more "), "{}", last.message);
+    }
+}
+
+/// A fix that removes text first on a line (stray brackets after the last tag pair, an empty
+/// variation) left the `%` after it in the first column, where it starts an escape line (§6)
+/// that hides the rest of the line: a comment opened there vanished, and the next round of
+/// `check --fix` renumbered the moves that had been inside it. A space now stays before the `%`.
+#[test]
+fn a_removal_never_puts_a_percent_sign_first_on_its_line() {
+    use pgn_lsp::cli::fix::{Filter, fix_text};
+    let all = Filter { min_severity: pgn_lsp::syntax::Severity::Hint, ignored: Vec::new() };
+    for text in
+        ["[Event \"x\"]\n]]%{ a comment\n2. e4 }\n1. d4 *\n", "1. e4 e5\n()%{ 3. d4 } 2. Nf3 *\n"]
+    {
+        let (fixed, count) = fix_text(text, &all, false);
+        assert!(count > 0, "{text:?}");
+        assert!(!fixed.lines().any(|l| l.starts_with('%')), "{fixed:?}");
     }
 }

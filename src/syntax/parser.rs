@@ -487,7 +487,16 @@ impl<'a> Parser<'a> {
             (0, _) => ("\"]\"", "after"),
             _ => ("brackets", "around"),
         };
-        let fix = extra.iter().map(|&r| TextEdit::new(r, "")).collect();
+        // A run of brackets is removed as one, so that what follows it is seen where the run
+        // starts.
+        let mut runs: Vec<TextRange> = Vec::new();
+        for &r in extra {
+            match runs.last_mut() {
+                Some(run) if run.end == r.start => *run = run.cover(r),
+                _ => runs.push(r),
+            }
+        }
+        let fix = runs.into_iter().map(|r| self.removal(r)).collect();
         self.push(
             Diagnostic::new(Code::MalformedTag, tag.range, format!("extra {what} {place} {pair}"))
                 .with_fix(format!("Remove the extra {what}"), fix),
@@ -569,7 +578,7 @@ impl<'a> Parser<'a> {
                 format!("unexpected \"{text}\" in tag pair {shown}"),
             );
         }
-        let string_open = values.first().is_some_and(|&v| !is_closed_string(self.text(v)));
+        let string_open = values.last().is_some_and(|&v| !is_closed_string(self.text(v)));
         if !closed && !values.is_empty() && !string_open {
             let at = TextRange::new(tag.range.start, tag.range.end);
             let fix = TextEdit::new(TextRange::empty(tag.range.end), "]");
@@ -1026,12 +1035,7 @@ impl<'a> Parser<'a> {
         {
             Diagnostic::new(Code::EmptyVariation, range, "variation without moves")
         } else if comments.is_empty() {
-            // Tokens on both sides stay apart (`a()b` is not `ab`).
-            let before = self.src[..range.start as usize].chars().next_back();
-            let after = self.src[range.end as usize..].chars().next();
-            let joins = |c: char| !c.is_whitespace() && !matches!(c, '(' | ')' | '{' | '}');
-            let glued = before.is_some_and(joins) && after.is_some_and(joins);
-            let fix = vec![TextEdit::new(range, if glued { " " } else { "" })];
+            let fix = vec![self.removal(range)];
             Diagnostic::new(Code::EmptyVariation, range, "empty variation")
                 .with_fix("Remove the empty variation", fix)
         } else {
@@ -1044,6 +1048,19 @@ impl<'a> Parser<'a> {
                 .with_fix(title, fix)
         };
         self.push(diagnostic);
+    }
+
+    /// An edit removing `range`, which leaves a space where the text on both sides would
+    /// otherwise join (`e5()2.` is not `e52.`) or where a `%` would come first on its line:
+    /// it would start an escape line (§6), which hides the rest of the line.
+    fn removal(&self, range: TextRange) -> TextEdit {
+        let before = self.src[..range.start as usize].chars().next_back();
+        let after = self.src[range.end as usize..].chars().next();
+        let joins = |c: char| !c.is_whitespace() && !matches!(c, '(' | ')' | '{' | '}' | '[' | ']');
+        let glued = before.is_some_and(joins) && after.is_some_and(joins);
+        let escapes =
+            after == Some('%') && at_line_start(self.src.as_bytes(), range.start as usize);
+        TextEdit::new(range, if glued || escapes { " " } else { "" })
     }
 
     /// Whether the game's last token, ending at `content_end`, runs to the end of its line: a

@@ -1,28 +1,82 @@
-//! `check --fix` loses no comment: the text of every `{ }` comment of the input, in the
-//! movetext or the tag section, is still in the fixed text.
+//! `check --fix` loses nothing it must keep and settles: the text of every `{ }` comment of the
+//! input, in the movetext or the tag section, is still in the fixed text; a text with nothing to
+//! fix is given back byte for byte; a text read as Latin-1 stays within Latin-1 (a fix that
+//! would write a character beyond it is not made), so that the file can be written back in its
+//! encoding; and a second run finds nothing more to fix.
 //!
-//! Not checked here: that the moves stay moves and that a second run makes no fix. Both hold on
-//! the fixtures and on every file of the corpus, but not on random text, where one fix can move
-//! text into another reading (tags added to a game that starts in the middle of a line, after
-//! a broken one).
+//! The last holds on the fixtures and on every file of the corpus, but on random text only
+//! where every game starts a line: a game that starts in the middle of one (after a game that
+//! ended there) can have its missing tags inserted at its start, which joins them to the line
+//! before, where they are read as part of the game before. Not checked: that the moves stay
+//! moves (a fix can change how later text is read).
 
+use arbitrary::Unstructured;
 use pgn_lsp::cli::fix::{Filter, fix_text};
 use pgn_lsp::syntax::{NodeKind, Severity, parse_games};
 
-pub fn check(text: &str) {
-    let all = Filter { min_severity: Severity::Hint, ignored: Vec::new() };
-    let (fixed, _) = fix_text(text, &all, false);
+#[derive(Clone, Debug)]
+pub struct Case {
+    /// The least severe diagnostic whose fix is made.
+    pub min_severity: Severity,
+    /// Whether the text was read as Latin-1 (then every character is at most U+00FF).
+    pub latin1: bool,
+    pub text: String,
+}
+
+/// The filters' least severities.
+pub const SEVERITIES: &[Severity] =
+    &[Severity::Hint, Severity::Information, Severity::Warning, Severity::Error];
+
+/// The severity and the encoding come from the first bytes; the rest is the text, read as
+/// Latin-1 (one character per byte) or as UTF-8 (U+FFFD where it is not).
+pub fn decode(data: &[u8]) -> Case {
+    let mut u = Unstructured::new(data);
+    let min_severity = *u.choose(SEVERITIES).unwrap_or(&Severity::Hint);
+    let latin1 = u.ratio(1, 4).unwrap_or(false);
+    let text = if latin1 {
+        u.take_rest().iter().map(|&b| char::from(b)).collect()
+    } else {
+        super::rest_as_text(u)
+    };
+    Case { min_severity, latin1, text }
+}
+
+pub fn run(data: &[u8]) {
+    check(&decode(data));
+}
+
+pub fn check(case: &Case) {
+    let filter = Filter { min_severity: case.min_severity, ignored: Vec::new() };
+    let (fixed, count) = fix_text(&case.text, &filter, case.latin1);
+    let context = || format!("{case:?}\nfixed: {fixed:?}");
+    if count == 0 {
+        assert_eq!(fixed, case.text, "no fix made, yet the text changed\n{}", context());
+    }
+    if case.latin1 {
+        assert!(fixed.chars().all(|c| u32::from(c) <= 0xFF), "beyond Latin-1\n{}", context());
+    }
+    // A second run finds nothing left to fix, but where a game starts in the middle of a line
+    // (after one that ended there): text inserted at its start can join the line before.
+    if games_start_lines(&case.text) && games_start_lines(&fixed) {
+        let (again, more) = fix_text(&fixed, &filter, case.latin1);
+        assert!(more == 0 && again == fixed, "a second run fixed {more}: {again:?}\n{}", context());
+    }
+    let text = &case.text;
     for (start, game) in parse_games(text) {
         let src = &text[start as usize..(start + game.len) as usize];
         let notes = game.tag_notes.iter().map(|n| (n.kind, n.range));
         for (kind, range) in game.nodes.iter().map(|n| (n.kind, n.range)).chain(notes) {
             if kind == NodeKind::Comment {
                 let comment = &src[range];
-                assert!(
-                    fixed.contains(comment),
-                    "comment {comment:?} lost\ninput: {text:?}\nfixed: {fixed:?}"
-                );
+                assert!(fixed.contains(comment), "comment {comment:?} lost\n{}", context());
             }
         }
     }
+}
+
+/// Whether every game of `text` starts at the start of a line.
+fn games_start_lines(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    parse_games(text)
+        .all(|(start, _)| start == 0 || matches!(bytes[start as usize - 1], b'\n' | b'\r'))
 }

@@ -5,9 +5,6 @@
 //! every saved input, and the property tests (`tests/fuzz_properties.rs`) build cases with
 //! proptest and call `check`.
 //!
-//! `fix` (what `check --fix` keeps) has no fuzz target of its own yet: only its `check`, which
-//! the property tests call.
-//!
 //! Test crates include this module with `#[path]`; each uses only some of it.
 
 pub mod document;
