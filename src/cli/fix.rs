@@ -2,10 +2,11 @@
 //!
 //! A game's fixes are taken as the editor's "Fix all" takes them: the first (best) fix of each
 //! diagnostic the filter keeps, in text order, leaving out a fix that collides with one taken
-//! before it. Then the game is read again and the round repeats, since a fix can make room for
-//! another (two fixes at one place: tags inserted before a move number the number's fix
-//! replaces), until a round finds nothing to fix, or after [`MAX_ROUNDS`]. Games without fixes keep their text
-//! byte for byte.
+//! before it. Then the whole text is read again and the round repeats, since a fix can make
+//! room for another (two fixes at one place: tags inserted before a move number the number's
+//! fix replaces) or change where a game ends (a tag pair repaired, a comment closed), until a
+//! round finds nothing to fix, or after [`MAX_ROUNDS`]: a second run then finds nothing either.
+//! Games without fixes keep their text byte for byte.
 //!
 //! The fixed text is written as `fmt` writes (`rewrite`): a named file atomically in place, in
 //! the encoding it was read in; standard input to standard output. In a file read as Latin-1, a
@@ -20,10 +21,10 @@ pub use super::game_report::Filter;
 use super::game_report::game_diagnostics;
 use super::input::Input;
 use super::rewrite::{Failure, Rewrite, encode};
-use crate::syntax::{Game, parse_games};
+use crate::syntax::Game;
 use crate::text::{EditSet, TextEdit};
 
-/// The most rounds of fixes a game gets. One round fixes nearly everything; a second takes the
+/// The most rounds of fixes a text gets. One round fixes nearly everything; a second takes the
 /// fixes the first left out as colliding; more are for what fixes uncover.
 pub const MAX_ROUNDS: usize = 8;
 
@@ -55,59 +56,68 @@ pub fn fix_input(input: Input, path: &str, filter: &Filter) -> Result<(Input, u6
 }
 
 /// `text` (decoded as Latin-1 when `latin1`) with every game's certain fixes made, of the
-/// diagnostics `filter` keeps, and how many were made.
+/// diagnostics `filter` keeps, round after round, and how many were made.
 pub fn fix_text(text: &str, filter: &Filter, latin1: bool) -> (String, u64) {
-    let mut fixed = String::with_capacity(text.len());
+    let mut text = Cow::Borrowed(text);
+    let mut count = 0;
+    for _ in 0..MAX_ROUNDS {
+        let Some((fixed, made)) = fix_round(&text, filter, latin1) else { break };
+        text = Cow::Owned(fixed);
+        count += made;
+    }
+    (text.into_owned(), count)
+}
+
+/// One round: every game read and its certain fixes made, the games in parallel. Returns the
+/// fixed text and how many fixes were made, or `None` when there was nothing to fix (without
+/// having copied the text: the round that confirms a file is settled copies nothing).
+fn fix_round(text: &str, filter: &Filter, latin1: bool) -> Option<(String, u64)> {
+    // Begun at the first game with a fix: the games before it are the text up to it.
+    let mut fixed: Option<String> = None;
     let mut count = 0;
     let Ok(()) = for_each_batch(
         text,
         None,
-        |parsed: ParsedGame| fix_game(parsed.game, &text[parsed.range], filter, latin1),
+        |parsed: ParsedGame| {
+            (parsed.range, fix_game(parsed.game, &text[parsed.range], filter, latin1))
+        },
         |games, _| {
-            for (game, fixes) in games {
-                fixed.push_str(&game);
-                count += fixes;
+            for (range, game) in games {
+                let Some((game_text, made)) = game else {
+                    if let Some(fixed) = &mut fixed {
+                        fixed.push_str(&text[range]);
+                    }
+                    continue;
+                };
+                let fixed = fixed.get_or_insert_with(|| {
+                    let mut fixed = String::with_capacity(text.len());
+                    fixed.push_str(&text[..range.start as usize]);
+                    fixed
+                });
+                fixed.push_str(&game_text);
+                count += made;
             }
             Ok::<(), Infallible>(())
         },
     );
-    (fixed, count)
+    fixed.map(|fixed| (fixed, count))
 }
 
-/// The text of one game (`game`, parsed from `src`) with its certain fixes made, round after
-/// round, and how many were made.
-fn fix_game<'a>(game: Game, src: &'a str, filter: &Filter, latin1: bool) -> (Cow<'a, str>, u64) {
-    let mut text = Cow::Borrowed(src);
+/// The text of one game (`game`, parsed from `src`) with its certain fixes made, and how many
+/// were made; `None` when it has none.
+fn fix_game(game: Game, src: &str, filter: &Filter, latin1: bool) -> Option<(String, u64)> {
+    let mut edits = EditSet::default();
     let mut count = 0;
-    let mut games = vec![(0, game)];
-    for _ in 0..MAX_ROUNDS {
-        let mut edits = EditSet::default();
-        for (start, game) in games {
-            let game_src = &text[start as usize..(start + game.len) as usize];
-            for diagnostic in game_diagnostics(game, game_src, None, filter) {
-                let Some(fix) = diagnostic.fixes.first() else { continue };
-                if latin1 && !fix.edits.iter().all(|e| e.new_text.chars().all(is_latin1)) {
-                    continue;
-                }
-                let shifted: Vec<TextEdit> = fix
-                    .edits
-                    .iter()
-                    .map(|e| TextEdit::new(e.range.shift(start), e.new_text.clone()))
-                    .collect();
-                if edits.take(&shifted) {
-                    count += 1;
-                }
-            }
+    for diagnostic in game_diagnostics(game, src, None, filter) {
+        let Some(fix) = diagnostic.fixes.first() else { continue };
+        if latin1 && !fix.edits.iter().all(|e| e.new_text.chars().all(is_latin1)) {
+            continue;
         }
-        if edits.is_empty() {
-            break;
+        if edits.take(&fix.edits) {
+            count += 1;
         }
-        text = Cow::Owned(TextEdit::apply_all(&text, &edits.into_edits()));
-        // A fix may have split the game's text in two (a tag pair repaired in the movetext):
-        // each part is read as the file's reading would.
-        games = parse_games(&text).collect();
     }
-    (text, count)
+    (!edits.is_empty()).then(|| (TextEdit::apply_all(src, &edits.into_edits()), count))
 }
 
 fn is_latin1(c: char) -> bool {
@@ -120,8 +130,7 @@ mod tests {
     use crate::syntax::{Code, Severity, parse_game};
 
     fn fix(src: &str, filter: &Filter, latin1: bool) -> (String, u64) {
-        let (text, count) = fix_game(parse_game(src), src, filter, latin1);
-        (text.into_owned(), count)
+        fix_text(src, filter, latin1)
     }
 
     fn all() -> Filter {
@@ -175,9 +184,7 @@ mod tests {
     fn a_game_without_fixes_keeps_its_text() {
         // An illegal move has no certain fix.
         let src = game("*", "1. e4 {a comment}   e5 (1... c5) 2. Qh5 Kxe5 *");
-        let (text, count) = fix_game(parse_game(&src), &src, &all(), false);
-        assert!(matches!(text, Cow::Borrowed(_)));
-        assert_eq!(count, 0);
+        assert!(fix_game(parse_game(&src), &src, &all(), false).is_none());
     }
 
     #[test]
