@@ -56,8 +56,9 @@ pub fn fix_input(input: Input, path: &str, filter: &Filter) -> Result<(Input, u6
 }
 
 /// `text` (decoded as Latin-1 when `latin1`) with every game's certain fixes made, of the
-/// diagnostics `filter` keeps, round after round, and how many were made.
-pub fn fix_text(text: &str, filter: &Filter, latin1: bool) -> (String, u64) {
+/// diagnostics `filter` keeps, round after round, and how many were made; `text` itself when
+/// there was nothing to fix.
+pub fn fix_text<'a>(text: &'a str, filter: &Filter, latin1: bool) -> (Cow<'a, str>, u64) {
     let mut text = Cow::Borrowed(text);
     let mut count = 0;
     for _ in 0..MAX_ROUNDS {
@@ -65,7 +66,7 @@ pub fn fix_text(text: &str, filter: &Filter, latin1: bool) -> (String, u64) {
         text = Cow::Owned(fixed);
         count += made;
     }
-    (text.into_owned(), count)
+    (text, count)
 }
 
 /// One round: every game read and its certain fixes made, the games in parallel. Returns the
@@ -130,7 +131,8 @@ mod tests {
     use crate::syntax::{Code, Severity, parse_game};
 
     fn fix(src: &str, filter: &Filter, latin1: bool) -> (String, u64) {
-        fix_text(src, filter, latin1)
+        let (text, count) = fix_text(src, filter, latin1);
+        (text.into_owned(), count)
     }
 
     fn all() -> Filter {
