@@ -301,8 +301,10 @@ enum Place {
     After(TextRange),
 }
 
-/// Insert `line` after the tag pair at `after`: as a line of its own after its line when
-/// nothing follows it there, else right after it (tag pairs may share a line, §8.1).
+/// Insert `line` after the tag pair at `after`, as a line of its own: after its line when
+/// nothing follows it there, else right after it, the rest of its line (other tag pairs, or the
+/// movetext) then following the new line. Left on the tag pair's line, it could be read as part
+/// of a broken one: a string with stray quotes runs to the last `"]` of its line.
 fn insert_line_after(after: TextRange, src: &str, line: &str) -> TextEdit {
     let rest = &src[after.end as usize..];
     let line_end = rest.find('\n');
@@ -314,7 +316,7 @@ fn insert_line_after(after: TextRange, src: &str, line: &str) -> TextEdit {
             None => TextEdit::new(TextRange::empty(src.len() as u32), format!("\n{line}")),
         }
     } else {
-        TextEdit::new(TextRange::empty(after.end), format!(" {line}"))
+        TextEdit::new(TextRange::empty(after.end), format!("\n{line}"))
     }
 }
 
