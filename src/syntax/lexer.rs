@@ -62,9 +62,12 @@ pub enum TokenKind {
     #[token("<")]
     #[token(">")]
     Reserved,
-    /// `{ ... }`; unterminated when it does not end with `}`.
+    /// `{ ... }` on one line; unterminated when it does not end with `}`.
     #[token("{", lex_brace_comment)]
     Comment,
+    /// `{ ... }` with line breaks in it: a comment as the parser reads it, told apart so that
+    /// the line-length check (`line_lengths`) need not search a comment's text for them.
+    MultilineComment,
     /// A `}` outside any comment.
     #[token("}")]
     RBrace,
@@ -169,28 +172,34 @@ pub fn at_line_start(source: &[u8], offset: usize) -> bool {
     offset == 0 || matches!(source[offset - 1], b'\n' | b'\r')
 }
 
-fn lex_brace_comment(lex: &mut logos::Lexer<TokenKind>) {
-    lex.bump(comment_rest(lex.remainder().as_bytes()));
+fn lex_brace_comment(lex: &mut logos::Lexer<TokenKind>) -> TokenKind {
+    let (len, kind) = comment_rest(lex.remainder().as_bytes());
+    lex.bump(len);
+    kind
 }
 
 /// How many bytes of `rest`, what follows a comment's `{`, are the rest of the comment: up to
-/// its `}`, or, unterminated, up to the line break before a tag line, or to the end.
+/// its `}`, or, unterminated, up to the line break before a tag line, or to the end; and the
+/// comment's kind, by whether a line break lies in those bytes.
 #[inline(always)]
-fn comment_rest(rest: &[u8]) -> usize {
+fn comment_rest(rest: &[u8]) -> (usize, TokenKind) {
     prefetch_ahead(rest);
     let mut i = 0;
+    // `i` is past the last line break met, so the comment has line breaks when it is not 0.
+    let kind = |i: usize| if i == 0 { TokenKind::Comment } else { TokenKind::MultilineComment };
     while let Some(j) = memchr::memchr2(b'}', b'\n', &rest[i..]) {
         let at = i + j;
         if rest[at] == b'}' {
-            return at + 1;
+            return (at + 1, kind(i));
         }
         if is_tag_line(&rest[at + 1..]) {
             // Unterminated: stop before the line break, so the tag line starts fresh.
-            return if at > 0 && rest[at - 1] == b'\r' { at - 1 } else { at };
+            let end = if at > 0 && rest[at - 1] == b'\r' { at - 1 } else { at };
+            return (end, kind(i));
         }
         i = at + 1;
     }
-    rest.len()
+    (rest.len(), kind(i))
 }
 
 /// Ask the processor to fetch eight cache lines 2 KB past the start of `rest` (a hint: nothing
@@ -334,8 +343,9 @@ impl<'a> RawLexer<'a> {
     /// read here than through logos's dispatch.
     #[inline(always)]
     fn read_comment(&mut self, bytes: &[u8], at: usize) -> Token {
-        self.resume = at + 1 + comment_rest(&bytes[at + 1..]);
-        Token { kind: TokenKind::Comment, range: TextRange::new(at as u32, self.resume as u32) }
+        let (len, kind) = comment_rest(&bytes[at + 1..]);
+        self.resume = at + 1 + len;
+        Token { kind, range: TextRange::new(at as u32, self.resume as u32) }
     }
 
     /// The next token read by logos, from where the blocks stopped.
@@ -508,8 +518,32 @@ mod tests {
         let long = format!("{short}\n{}", "1. d4 d5 ".repeat(10));
         for text in [short, &long] {
             let toks = kinds(text);
-            assert!(toks.contains(&(Comment, "{oops\n2. Nf3")), "{toks:?}");
+            assert!(toks.contains(&(MultilineComment, "{oops\n2. Nf3")), "{toks:?}");
             assert!(toks.contains(&(TagPair, "[Event \"x\"]")), "{toks:?}");
+            assert_eq!(raw_tokens(text, false), raw_tokens(text, true));
+        }
+    }
+
+    /// A comment with a line break in it is a kind of its own, whether logos reads it (in a
+    /// short text) or the lexer itself (where a block could start); a `\r` alone breaks no line.
+    #[test]
+    fn comments_over_several_lines_are_told_apart() {
+        let short = "{one line} {two\nlines} {\n} {\r}";
+        let long = format!("{short} {}", "1. d4 d5 ".repeat(10));
+        for text in [short, &long] {
+            let comments: Vec<_> = kinds(text)
+                .into_iter()
+                .filter(|(kind, _)| matches!(kind, Comment | MultilineComment))
+                .collect();
+            assert_eq!(
+                comments,
+                [
+                    (Comment, "{one line}"),
+                    (MultilineComment, "{two\nlines}"),
+                    (MultilineComment, "{\n}"),
+                    (Comment, "{\r}"),
+                ]
+            );
             assert_eq!(raw_tokens(text, false), raw_tokens(text, true));
         }
     }

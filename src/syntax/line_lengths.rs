@@ -2,107 +2,88 @@
 //! diagnostic per game, at its first long line and counting the others, so that a file written
 //! with one line per game, or engine output, does not drown its other diagnostics.
 //!
-//! Line breaks lie in the gaps between tokens, or inside comments. The gap before each token is
-//! looked at (nearly always one byte, already in the cache); token text is searched only when
-//! the line as known reaches past the limit: at a long line, or after a comment of several
-//! lines. A line is what lies between two `\n`; the `\r`s before the `\n` are no part of it.
+//! Line breaks lie in the gaps between tokens, or inside comments, and the lexer tells a
+//! comment with line breaks (`MultilineComment`) from one without. So the bytes of each gap are
+//! looked at (nearly always one byte, already in the cache), a comment's only when it has line
+//! breaks, and a line's length is known when its line break is met: no token's text is searched
+//! for where its line ends. A line is what lies between two `\n`; the `\r`s before the `\n` are
+//! no part of it.
 
 use super::diagnostic::{Code, Diagnostic};
+use super::lexer::{Token, TokenKind};
 use crate::text::{TextRange, char_count};
 
 /// The longest line and string the import format allows (§4.3, §7).
 pub(super) const IMPORT_LIMIT: usize = 255;
 
 /// The lines of one game seen so far.
+#[derive(Default)]
 pub(super) struct LineLengths {
-    /// Where the line not yet judged starts: every line before it has been judged.
+    /// Where the line being read starts: every line break before it has been met, and every
+    /// line before it judged.
     line_start: u32,
-    /// Where the bytes not yet searched for line breaks begin, when that is past `line_start`:
-    /// no `\n` lies between the two.
-    searched_to: u32,
-    /// How far a token may end and leave nothing to do but look at the gap before it: the
-    /// limit past the line's start, or the end of a line already known to be long.
-    bound: u32,
     /// The first long line and its length in characters.
     first: Option<(TextRange, usize)>,
     long_lines: usize,
-}
-
-impl Default for LineLengths {
-    fn default() -> Self {
-        LineLengths { line_start: 0, searched_to: 0, bound: LIMIT, first: None, long_lines: 0 }
-    }
 }
 
 /// [`IMPORT_LIMIT`] as an offset.
 const LIMIT: u32 = IMPORT_LIMIT as u32;
 
 impl LineLengths {
-    /// Take in the token at `token` of `src`, the bytes from `gap_start` to it being blanks.
+    /// Take in `token` of `src`, the bytes from `gap_start` to it being blanks, or text the
+    /// parser passed over (whose line breaks may have been met already).
     #[inline(always)]
-    pub(super) fn token(&mut self, src: &str, gap_start: u32, token: TextRange) {
-        if token.end > self.bound {
-            self.search(src, token.end);
+    pub(super) fn token(&mut self, src: &str, gap_start: u32, token: Token) {
+        let start = token.range.start;
+        if start > gap_start {
+            if src.as_bytes()[start as usize - 1] == b'\n' {
+                if start == gap_start + 1 {
+                    self.line_break(src, gap_start);
+                } else {
+                    // The gap ends a line, and any line after it in the gap is blanks. None of
+                    // them can be long when the gap ends within the limit past the line's start.
+                    if (start - 1).saturating_sub(self.line_start) > LIMIT {
+                        self.breaks_in(src, gap_start, start);
+                    }
+                    self.line_start = start;
+                }
+            } else if start > gap_start + 1 {
+                self.breaks_in(src, gap_start, start);
+            }
+        }
+        if token.kind == TokenKind::MultilineComment {
+            self.breaks_in(src, start, token.range.end);
+        }
+    }
+
+    /// The line break at `at` ends the line being read, unless it was met before.
+    #[inline(always)]
+    fn line_break(&mut self, src: &str, at: u32) {
+        if at < self.line_start {
             return;
         }
-        // Up to the token's end the line is within the limit, or one known to be long: only its
-        // start can move, to after the last line break of the gap.
-        let bytes = src.as_bytes();
-        if token.start > gap_start && bytes[token.start as usize - 1] == b'\n' {
-            self.start_line(token.start);
-        } else if token.start > gap_start + 1 {
-            self.gap_with_blanks(bytes, gap_start, token.start);
+        if at - self.line_start > LIMIT {
+            self.judge(src, TextRange::new(self.line_start, at));
+        }
+        self.line_start = at + 1;
+    }
+
+    /// Meet the line breaks from `from` to `to`: in a gap of several bytes (the line break
+    /// before an indented line, a blank line, text the parser passed over), or in a comment of
+    /// several lines.
+    #[inline(never)]
+    fn breaks_in(&mut self, src: &str, from: u32, to: u32) {
+        let bytes = &src.as_bytes()[from as usize..to as usize];
+        for at in memchr::memchr_iter(b'\n', bytes) {
+            self.line_break(src, from + at as u32);
         }
     }
 
-    #[inline(always)]
-    fn start_line(&mut self, at: u32) {
-        self.line_start = at;
-        self.bound = at.saturating_add(LIMIT);
-    }
-
-    /// A gap of several bytes (the line break before an indented line, say).
-    #[cold]
-    fn gap_with_blanks(&mut self, bytes: &[u8], from: u32, to: u32) {
-        if let Some(at) = memchr::memrchr(b'\n', &bytes[from as usize..to as usize]) {
-            self.start_line(from + at as u32 + 1);
-        }
-    }
-
-    /// Judge every line that ends before `to`. When the line `to` is on is already over the
-    /// limit, look ahead to its end: the tokens up to there need nothing more.
+    /// Count `line`, longer than the limit in bytes, if it is longer in characters.
     #[cold]
     #[inline(never)]
-    fn search(&mut self, src: &str, to: u32) {
-        self.judge_lines_before(src, to);
-        if to > self.bound {
-            let bytes = src.as_bytes();
-            let line_end = memchr::memchr(b'\n', &bytes[to as usize..])
-                .map_or(bytes.len(), |at| to as usize + at) as u32;
-            self.bound = line_end;
-            self.searched_to = line_end;
-        }
-    }
-
-    /// Judge every line that ends before `to`, searching the bytes not searched yet.
-    fn judge_lines_before(&mut self, src: &str, to: u32) {
-        let from = self.searched_to.max(self.line_start);
-        if from < to {
-            let bytes = &src.as_bytes()[from as usize..to as usize];
-            for at in memchr::memchr_iter(b'\n', bytes) {
-                let line_end = from + at as u32;
-                self.judge(src, TextRange::new(self.line_start, line_end));
-                self.line_start = line_end + 1;
-            }
-            self.searched_to = to;
-        }
-        self.start_line(self.line_start);
-    }
-
     fn judge(&mut self, src: &str, line: TextRange) {
-        if line.len() <= LIMIT {
-            return;
-        }
         let text = src[line].trim_end_matches('\r');
         if text.len() <= IMPORT_LIMIT {
             return;
@@ -123,11 +104,16 @@ impl LineLengths {
         self.long_lines += 1;
     }
 
-    /// The diagnostic for the game's long lines, its text ending at `end`, if it has any.
-    pub(super) fn finish(mut self, src: &str, end: u32) -> Option<Diagnostic> {
-        // The game's last line ends at `end`: nothing to look ahead to.
-        self.judge_lines_before(src, end);
-        self.judge(src, TextRange::new(self.line_start, end));
+    /// The diagnostic for the game's long lines, if it has any: its text ends at `end`, after
+    /// blanks from `gap_start` on.
+    pub(super) fn finish(mut self, src: &str, gap_start: u32, end: u32) -> Option<Diagnostic> {
+        if end > gap_start {
+            self.breaks_in(src, gap_start, end);
+        }
+        // The game's last line ends at `end`.
+        if end.saturating_sub(self.line_start) > LIMIT {
+            self.judge(src, TextRange::new(self.line_start, end));
+        }
         let (range, chars) = self.first?;
         let others = match self.long_lines - 1 {
             0 => String::new(),
@@ -172,7 +158,12 @@ mod tests {
             4 => "{".to_owned(),
             5 => "}".to_owned(),
             6 => "\r".to_owned(),
-            _ => ";".to_owned(),
+            7 => ";".to_owned(),
+            8 => "%".to_owned(),
+            9 => "\"".to_owned(),
+            10 => "[".to_owned(),
+            11 => "(".to_owned(),
+            _ => "\u{a0}".to_owned(),
         }
     }
 
@@ -183,7 +174,7 @@ mod tests {
         #[test]
         fn long_lines_are_found_as_by_visiting_every_line(
             lines in prop::collection::vec(
-                (prop::collection::vec((0u8..8, 0usize..300), 0..6), 0usize..3),
+                (prop::collection::vec((0u8..13, 0usize..300), 0..6), 0usize..3),
                 0..12,
             )
         ) {

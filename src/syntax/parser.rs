@@ -152,7 +152,7 @@ impl<'a> Parser<'a> {
     #[inline(always)]
     fn bump(&mut self) -> Token {
         let t = self.tok();
-        self.line_lengths.token(self.src, self.last_significant.end, t.range);
+        self.line_lengths.token(self.src, self.last_significant.end, t);
         if t.kind != TokenKind::Whitespace {
             self.last_significant = t.range;
         }
@@ -218,7 +218,10 @@ impl<'a> Parser<'a> {
                     self.extra_closing_brackets();
                     Step::Continue
                 }
-                TokenKind::Comment | TokenKind::LineComment | TokenKind::Escape
+                TokenKind::Comment
+                | TokenKind::MultilineComment
+                | TokenKind::LineComment
+                | TokenKind::Escape
                     if !self.in_movetext =>
                 {
                     self.tag_note(self.tok());
@@ -293,7 +296,7 @@ impl<'a> Parser<'a> {
     fn tag_note(&mut self, tok: Token) {
         let t = self.bump();
         let kind = match tok.kind {
-            TokenKind::Comment => {
+            TokenKind::Comment | TokenKind::MultilineComment => {
                 self.check_comment(t);
                 NodeKind::Comment
             }
@@ -690,7 +693,7 @@ impl<'a> Parser<'a> {
                     self.symbol_or_number(t);
                     return Step::Continue;
                 }
-                TokenKind::Comment => {
+                TokenKind::Comment | TokenKind::MultilineComment => {
                     self.in_movetext = true;
                     let t = self.bump();
                     self.comment(t);
@@ -710,8 +713,13 @@ impl<'a> Parser<'a> {
             return self.on_movetext(self.tok());
         }
         if let Some(line_end) = self.result_line_end {
-            let comment =
-                matches!(tok.kind, TokenKind::Comment | TokenKind::LineComment | TokenKind::Escape);
+            let comment = matches!(
+                tok.kind,
+                TokenKind::Comment
+                    | TokenKind::MultilineComment
+                    | TokenKind::LineComment
+                    | TokenKind::Escape
+            );
             if !comment && self.open.is_empty() {
                 if tok.range.start > line_end {
                     let boundary = self.boundary_before(tok);
@@ -759,7 +767,7 @@ impl<'a> Parser<'a> {
                 }
                 self.push_node(NodeKind::Nag, t.range);
             }
-            TokenKind::Comment => self.comment(t),
+            TokenKind::Comment | TokenKind::MultilineComment => self.comment(t),
             TokenKind::LineComment => self.push_node(NodeKind::LineComment, t.range),
             TokenKind::Escape => self.push_node(NodeKind::Escape, t.range),
             TokenKind::LParen => {
@@ -999,7 +1007,7 @@ impl<'a> Parser<'a> {
         }
         self.game.len = end;
         let line_lengths = std::mem::take(&mut self.line_lengths);
-        if let Some(long_lines) = line_lengths.finish(self.src, end) {
+        if let Some(long_lines) = line_lengths.finish(self.src, self.last_significant.end, end) {
             self.push(long_lines);
         }
         let summaries = std::mem::take(&mut self.limit).summaries();
