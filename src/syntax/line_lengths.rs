@@ -41,8 +41,8 @@ impl LineLengths {
                 if start == gap_start + 1 {
                     self.line_break(src, gap_start);
                 } else {
-                    // The gap ends a line, and any line after it in the gap is blanks. None of
-                    // them can be long when the gap ends within the limit past the line's start.
+                    // Every line that ends in the gap lies between the line's start and the
+                    // gap's end: none is long when that is within the limit.
                     if (start - 1).saturating_sub(self.line_start) > LIMIT {
                         self.breaks_in(src, gap_start, start);
                     }
