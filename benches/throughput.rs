@@ -223,7 +223,8 @@ fn bench_file(file: &str, args: &Args) {
     let input = Input::new(file);
     let bytes = input.text.len();
     let games = parse_games(&input.text).count();
-    println!("{}: {:.1} MB, {games} games", input.name, bytes as f64 / 1e6);
+    let place = file_system(&input.path).map_or_else(String::new, |fs| format!(", on {fs}"));
+    println!("{}: {:.1} MB, {games} games{place}", input.name, bytes as f64 / 1e6);
     let mut best: Vec<Option<Duration>> = vec![None; FIGURES.len()];
     let mut anchor_found = true;
     for _ in 0..args.repeat {
@@ -272,6 +273,25 @@ fn bench_file(file: &str, args: &Args) {
         }
         println!("{line}");
     }
+}
+
+/// The type of the file system that holds `path` (Linux), which the whole runs read: a file
+/// on tmpfs is mapped 4 KB at a time, while ext4 caches large files in larger pieces, and
+/// `check` maps its file, so the same file reads slower from tmpfs.
+fn file_system(path: &Path) -> Option<String> {
+    let path = path.canonicalize().ok()?;
+    let mounts = std::fs::read_to_string("/proc/self/mounts").ok()?;
+    mounts
+        .lines()
+        .filter_map(|line| {
+            let mut fields = line.split_whitespace().skip(1);
+            // A space in a mount point is written `\040`.
+            let point = fields.next()?.replace("\\040", " ");
+            Some((PathBuf::from(point), fields.next()?.to_owned()))
+        })
+        .filter(|(point, _)| path.starts_with(point))
+        .max_by_key(|(point, _)| point.components().count())
+        .map(|(_, kind)| kind)
 }
 
 /// The reference's script beside the repository.
