@@ -275,9 +275,10 @@ fn bench_file(file: &str, args: &Args) {
     }
 }
 
-/// The type of the file system that holds `path` (Linux), which the whole runs read: a file
-/// on tmpfs is mapped 4 KB at a time, while ext4 caches large files in larger pieces, and
-/// `check` maps its file, so the same file reads slower from tmpfs.
+/// The type of the file system that holds `path` (Linux), which the whole runs read: `check`
+/// maps its file, and a file on tmpfs is mapped 4 KB at a time, while ext4 can cache a large
+/// file in larger pieces (how large depends on how the file came into the cache), so the same
+/// file reads slower from tmpfs.
 fn file_system(path: &Path) -> Option<String> {
     let path = path.canonicalize().ok()?;
     let mounts = std::fs::read_to_string("/proc/self/mounts").ok()?;
