@@ -4,6 +4,8 @@
 use shakmaty::san::San;
 use shakmaty::{Bitboard, CastlingSide, Color, Move, Position, Role, Square, attacks};
 
+use crate::syntax::excerpt;
+
 pub fn color_name(c: Color) -> &'static str {
     match c {
         Color::White => "White",
@@ -35,9 +37,34 @@ fn side_name(side: CastlingSide) -> &'static str {
 
 /// Names of squares: "a1 and f1", "a1, c1 and f1".
 fn list_squares(squares: impl Iterator<Item = Square>) -> String {
-    let names: Vec<String> = squares.map(|s| s.to_string()).collect();
-    match names.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+    list(&squares.map(|s| s.to_string()).collect::<Vec<_>>(), "and")
+}
+
+/// Why a move that no accepted notation reads is not taken as a move: `readings` are its
+/// readings with the piece letters of other languages (§17), `legal` those of them that are
+/// legal moves here (none, or more than one).
+pub fn unread(text: &str, readings: &[String], legal: &[String]) -> String {
+    let text = excerpt(text);
+    let letters = "PGN's piece letters are K, Q, R, B and N";
+    match (readings, legal) {
+        ([], _) => format!("\"{text}\" is not a move in any notation this reader knows"),
+        (_, []) => format!(
+            "\"{text}\" is not a move: {letters}, and read with those of another language \
+             ({}) it is no legal move here",
+            list(readings, "or")
+        ),
+        _ => format!(
+            "\"{text}\" is not a move: {letters}, and read with those of another language it \
+             could be {}",
+            list(legal, "or")
+        ),
+    }
+}
+
+/// "a", "a and b", "a, b and c" (or with another last word).
+fn list(items: &[String], last_word: &str) -> String {
+    match items.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} {last_word} {last}", rest.join(", ")),
         Some((last, _)) => last.clone(),
         None => String::new(),
     }

@@ -65,9 +65,9 @@ pub struct MoveVisit<'a> {
 }
 
 /// Whether `text` reads as a move in a notation the replay accepts (SAN or one of the import
-/// forms), legal or not.
+/// forms, or with another language's piece letters), legal or not.
 pub fn reads_as_move(text: &str) -> bool {
-    notation::read_spelled(text).is_some()
+    notation::read_spelled(text).is_some() || !notation::other_language_readings(text).is_empty()
 }
 
 /// A move written in SAN as this project exports it: shakmaty's SAN, except that pawn drops

@@ -19,6 +19,8 @@ pub enum Leniency {
     ColonCapture,
     /// `Bc4` for `Bxc4`, `ed5` for `exd5`, or `x` on a move that captures nothing.
     CaptureMark,
+    /// `Sf3` (German) for `Nf3`: the piece letters of another language (§17).
+    OtherLanguage,
 }
 
 impl Leniency {
@@ -36,6 +38,9 @@ impl Leniency {
             Leniency::DoublePlusMate => "mate is written #, not ++",
             Leniency::ColonCapture => "captures are written with x",
             Leniency::CaptureMark => "captures, and only captures, are marked with x",
+            Leniency::OtherLanguage => {
+                "a piece letter of another language: PGN's are K, Q, R, B and N"
+            }
         }
     }
 }
@@ -158,6 +163,57 @@ pub fn bishop_reading(text: &str) -> Option<San> {
     let upper = format!("B{rest}");
     let text = normalize(&upper).map_or(upper, |(n, _)| n);
     SanPlus::from_ascii(text.as_bytes()).ok().map(|sp| sp.san)
+}
+
+/// The piece letters of the languages other than English that §17 lists, in its order (pawn,
+/// knight, bishop, rook, queen, king), each set once. The standard allows them "for local
+/// presentation software" only, but files such software writes reach PGN readers all the same.
+const OTHER_LANGUAGES: [&[u8; 6]; 12] = [
+    b"PJSVDK", // Czech
+    b"BSLTDK", // Danish, German, Norwegian, Swedish
+    b"OPLTDK", // Dutch
+    b"PROVLK", // Estonian
+    b"PRLTDK", // Finnish
+    b"PCFTDR", // French
+    b"GHFBVK", // Hungarian
+    b"PRBHDK", // Icelandic
+    b"PCATDR", // Italian, Spanish
+    b"PSGWHK", // Polish
+    b"PCBTDR", // Portuguese
+    b"PCNTDR", // Romanian
+];
+
+/// The languages of [`OTHER_LANGUAGES`] a reading holds for: bit `i` for the `i`th set.
+pub type Languages = u16;
+
+/// Every language of [`OTHER_LANGUAGES`].
+pub const ALL_LANGUAGES: Languages = (1 << OTHER_LANGUAGES.len()) - 1;
+
+/// A move that no accepted notation reads, read with the piece letters of each other language
+/// of §17 instead of the English ones (`Sf3` as `Nf3`, German, and as `Bf3`, Czech): the
+/// distinct readings, marked [`Leniency::OtherLanguage`], each with the languages it holds for,
+/// in the order of the languages. Only letters that are no English piece letter are read so:
+/// `P` stays a pawn, not the Dutch knight, and `B` a bishop, not the German pawn.
+pub fn other_language_readings(text: &str) -> Vec<(Written, Languages)> {
+    let mut readings: Vec<(Written, Languages)> = Vec::new();
+    for (i, letters) in OTHER_LANGUAGES.iter().enumerate() {
+        let english = |c: char| {
+            let b = u8::try_from(c).ok().filter(|b| !b"PNBRQK".contains(b))?;
+            let at = letters.iter().position(|&l| l == b)?;
+            Some(char::from(b"PNBRQK"[at]))
+        };
+        if !text.chars().any(|c| english(c).is_some()) {
+            continue;
+        }
+        let translated: String = text.chars().map(|c| english(c).unwrap_or(c)).collect();
+        let Some((written, _)) = read_spelled(&translated) else { continue };
+        let written = Written { leniency: Some(Leniency::OtherLanguage), ..written };
+        match readings.iter_mut().find(|(w, _)| *w == written) {
+            Some((_, languages)) => *languages |= 1 << i,
+            None => readings.push((written, 1 << i)),
+        }
+    }
+    readings
 }
 
 const DASH_LOOKALIKES: [char; 7] = ['–', '—', '‐', '‑', '‒', '−', '➖'];
@@ -357,6 +413,38 @@ mod tests {
     fn non_moves_are_not_read() {
         for text in ["Xy4", "hello", "N", "♘", "e9", "Nf3=X"] {
             assert!(read(text).is_none(), "{text}");
+        }
+    }
+
+    #[test]
+    fn other_languages_piece_letters_are_read_in_each_language_of_section_17() {
+        let readings = |text| -> Vec<(String, Languages)> {
+            other_language_readings(text)
+                .into_iter()
+                .map(|(w, languages)| {
+                    assert_eq!(w.leniency, Some(Leniency::OtherLanguage), "{text}");
+                    (SanPlus { san: w.san, suffix: w.suffix }.to_string(), languages)
+                })
+                .collect()
+        };
+        let (czech, german, dutch, estonian, finnish, french) =
+            (1, 1 << 1, 1 << 2, 1 << 3, 1 << 4, 1 << 5);
+        let (icelandic, spanish, polish, portuguese, romanian) =
+            (1 << 7, 1 << 8, 1 << 9, 1 << 10, 1 << 11);
+        // S: the Czech bishop, and the knight in German (Danish, Norwegian, Swedish) and Polish.
+        assert_eq!(readings("Sf3"), [("Bf3".into(), czech), ("Nf3".into(), german | polish)]);
+        // L: the bishop in German, Dutch and Finnish, the Estonian queen.
+        assert_eq!(
+            readings("Lxb5+"),
+            [("Bxb5+".into(), german | dutch | finnish), ("Qxb5+".into(), estonian)]
+        );
+        // D is a queen wherever it is a letter, in a promotion too.
+        let queen = czech | german | dutch | finnish | french | icelandic | spanish;
+        assert_eq!(readings("exd8=D#"), [("exd8=Q#".into(), queen | portuguese | romanian)]);
+        // Letters that are English piece letters keep their English meaning (P no Dutch
+        // knight, B no German pawn), and text that no language reads is no move.
+        for text in ["Pf3", "Be4", "Nf3", "O-O", "Xy4", "Sf9", "World", "Sicilian"] {
+            assert_eq!(readings(text), [], "{text}");
         }
     }
 

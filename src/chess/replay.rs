@@ -148,6 +148,9 @@ pub struct Replayer<'a, V> {
     /// visitor may ask for it. Without either, the replay does not copy positions.
     keep_before: bool,
     canonical: Vec<u8>,
+    /// The languages whose piece letters this game's moves written with another language's
+    /// letters (§17) were read in so far.
+    languages: notation::Languages,
 }
 
 impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
@@ -164,6 +167,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
             visit_positions,
             keep_before: visit_positions || has_variations,
             canonical: Vec::with_capacity(16),
+            languages: notation::ALL_LANGUAGES,
         }
     }
 
@@ -232,15 +236,27 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         if node.kind == NodeKind::NullMove {
             return self.on_null_move(i, depth, line);
         }
-        let pos: &P = line.pos.as_deref().expect("checked above");
         let Some((written, spelled)) = notation::read_spelled(text) else {
-            self.push(Diagnostic::new(
-                Code::InvalidSan,
-                node.range,
-                format!("\"{}\" is not a move in any notation this reader knows", excerpt(text)),
-            ));
-            return self.break_line(i, depth, line);
+            return self.on_unread_move(i, depth, line, text);
         };
+        self.play_written(i, depth, line, text, written, spelled)
+    }
+
+    /// Judge and play the move at node `i` of a judged line, whose text is `text`, read as
+    /// `written` (`spelled`: in SAN's one spelling); returns whether it was played. In line in
+    /// [`Self::on_move`], which plays nearly every move through it.
+    #[inline(always)]
+    fn play_written<P: Rules>(
+        &mut self,
+        i: usize,
+        depth: u32,
+        line: &mut Line<P>,
+        text: &str,
+        written: Written,
+        spelled: bool,
+    ) -> bool {
+        let range = self.game.nodes[i].range;
+        let pos: &P = line.pos.as_deref().expect("judged lines have a position");
         let found = match pos.resolve_san(written.san, line.in_check) {
             Ok(m) => Ok((m, written.leniency)),
             Err(error) => resolve_leniently(text, &written, pos, line.in_check, error),
@@ -249,12 +265,12 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
             Ok(found) => found,
             Err(SanError::AmbiguousSan) => {
                 let message = explain::ambiguous(text, written.san, pos);
-                self.push(Diagnostic::new(Code::AmbiguousMove, node.range, message));
+                self.push(Diagnostic::new(Code::AmbiguousMove, range, message));
                 return self.break_line(i, depth, line);
             }
             Err(SanError::IllegalSan) => {
                 let message = explain::illegal(text, written.san, pos);
-                self.push(Diagnostic::new(Code::IllegalMove, node.range, message));
+                self.push(Diagnostic::new(Code::IllegalMove, range, message));
                 return self.break_line(i, depth, line);
             }
         };
@@ -284,14 +300,35 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
             && !matches!(text.as_bytes()[0], b'P' | b'@');
         if as_written {
             if written.suffix != canonical.suffix {
-                self.report_check_suffix(node.range, text, written.suffix, canonical);
+                self.report_check_suffix(range, text, written.suffix, canonical);
             }
         } else {
-            self.judge_notation(node.range, text, &written, how, canonical);
+            self.judge_notation(range, text, &written, how, canonical);
         }
         let written_canonical = as_written && spelled && written.suffix == canonical.suffix;
         self.visited(i, depth, line, Some((m, canonical)), written_canonical);
         true
+    }
+
+    /// A move of a judged line that no accepted notation reads: played if it has one legal
+    /// reading with another language's piece letters (§17), else `invalid-san`.
+    #[cold]
+    fn on_unread_move<P: Rules>(
+        &mut self,
+        i: usize,
+        depth: u32,
+        line: &mut Line<P>,
+        text: &str,
+    ) -> bool {
+        let pos: &P = line.pos.as_deref().expect("judged lines have a position");
+        match other_language_reading(text, pos, line.in_check, &mut self.languages) {
+            Ok(written) => self.play_written(i, depth, line, text, written, false),
+            Err(message) => {
+                let range = self.game.nodes[i].range;
+                self.push(Diagnostic::new(Code::InvalidSan, range, message));
+                self.break_line(i, depth, line)
+            }
+        }
     }
 
     #[cold]
@@ -516,6 +553,39 @@ fn resolve_leniently<P: Rules>(
         return Ok((m, Some(w.leniency.unwrap_or(Leniency::CaptureMark))));
     }
     Err(error)
+}
+
+/// A move that no accepted notation reads: its one reading with another language's piece
+/// letters (§17) that is a legal move here, or else the message of its `invalid-san`
+/// diagnostic. Of several legal readings, the one in a language of the game's earlier such
+/// moves is taken (`languages`, narrowed to the reading's): after `Sf3`, a knight move in
+/// German, Danish, Norwegian, Swedish or Polish, `Le7` is a bishop move (German...), not a
+/// queen move (Estonian).
+#[cold]
+fn other_language_reading<P: Rules>(
+    text: &str,
+    pos: &P,
+    in_check: bool,
+    languages: &mut notation::Languages,
+) -> Result<Written, String> {
+    let readings = notation::other_language_readings(text);
+    let legal: Vec<&(Written, notation::Languages)> =
+        readings.iter().filter(|(w, _)| pos.resolve_san(w.san, in_check).is_ok()).collect();
+    let in_game: Vec<&(Written, notation::Languages)> =
+        legal.iter().copied().filter(|(_, l)| l & *languages != 0).collect();
+    let candidates = if in_game.is_empty() { &legal } else { &in_game };
+    if let [(written, reading_languages)] = candidates[..] {
+        let narrowed = reading_languages & *languages;
+        *languages = if narrowed != 0 { narrowed } else { *reading_languages };
+        return Ok(written.clone());
+    }
+    let san =
+        |(w, _): &(Written, _)| super::san_plus_text(SanPlus { san: w.san, suffix: w.suffix });
+    Err(explain::unread(
+        text,
+        &readings.iter().map(san).collect::<Vec<_>>(),
+        &candidates.iter().copied().map(san).collect::<Vec<_>>(),
+    ))
 }
 
 /// A pawn-looking move with a full from-square (`g1f3`) read as a move of the piece standing
