@@ -6,6 +6,7 @@ use shakmaty::san::{San, SanError, SanPlus, Suffix};
 use shakmaty::{Color, Move, Position as _, Role};
 
 use super::notation::{self, Leniency, Written};
+use super::resolve::is_minimal;
 use super::{MoveVisit, Outcome, ToVariant, explain};
 use crate::syntax::diagnostic::PerCodeLimit;
 use crate::syntax::{Code, Diagnostic, Game, NodeKind, excerpt};
@@ -27,6 +28,17 @@ pub trait Rules: shakmaty::Position + Clone + ToVariant {
     fn canonical_san(&self, m: Move, in_check: bool) -> San {
         let _ = in_check;
         San::from_move(self, m)
+    }
+
+    /// The legal move `san` names, and its canonical SAN where `san` is not (`None`: `san` is
+    /// minimal, so canonical); `in_check` as for `resolve_san`.
+    fn resolve_san_and_canonical(
+        &self,
+        san: San,
+        in_check: bool,
+    ) -> Result<(Move, Option<San>), SanError> {
+        let m = self.resolve_san(san, in_check)?;
+        Ok((m, (!is_minimal(san)).then(|| self.canonical_san(m, in_check))))
     }
 
     /// Whether the side to move, which is in check, is checkmated.
@@ -64,6 +76,15 @@ impl Rules for shakmaty::Chess {
 
     fn canonical_san(&self, m: Move, in_check: bool) -> San {
         super::resolve::canonical_san(self, m, in_check)
+    }
+
+    #[inline]
+    fn resolve_san_and_canonical(
+        &self,
+        san: San,
+        in_check: bool,
+    ) -> Result<(Move, Option<San>), SanError> {
+        super::resolve::to_move_and_canonical(san, self, in_check)
     }
 
     fn is_checkmate_in_check(&self) -> bool {
@@ -257,26 +278,18 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
     ) -> bool {
         let range = self.game.nodes[i].range;
         let pos: &P = line.pos.as_deref().expect("judged lines have a position");
-        let found = match pos.resolve_san(written.san, line.in_check) {
-            Ok(m) => Ok((m, written.leniency)),
-            Err(error) => resolve_leniently(text, &written, pos, line.in_check, error),
+        let found = match pos.resolve_san_and_canonical(written.san, line.in_check) {
+            Ok((m, canonical)) => Ok((m, written.leniency, canonical)),
+            Err(error) => resolve_leniently(text, &written, pos, line.in_check, error)
+                .map(|(m, how)| (m, how, Some(pos.canonical_san(m, line.in_check)))),
         };
-        let (m, how) = match found {
+        let (m, how, canonical_san) = match found {
             Ok(found) => found,
-            Err(SanError::AmbiguousSan) => {
-                let message = explain::ambiguous(text, written.san, pos);
-                self.push(Diagnostic::new(Code::AmbiguousMove, range, message));
-                return self.break_line(i, depth, line);
-            }
-            Err(SanError::IllegalSan) => {
-                let message = explain::illegal(text, written.san, pos);
-                self.push(Diagnostic::new(Code::IllegalMove, range, message));
-                return self.break_line(i, depth, line);
-            }
+            Err(error) => return self.on_unplayable_move(i, depth, line, text, written.san, error),
         };
-        // SAN read as written that names one legal move and is minimal is the canonical SAN.
-        let minimal = how.is_none() && is_minimal(written.san);
-        let canonical_san = if minimal { written.san } else { pos.canonical_san(m, line.in_check) };
+        // SAN read that names one legal move and is minimal is the canonical SAN.
+        let minimal = canonical_san.is_none();
+        let canonical_san = canonical_san.unwrap_or(written.san);
         // The position before the move is kept for a variation that may replace it; the line's
         // own position is played in place (positions are copied once per move, not moved about).
         if self.keep_before {
@@ -296,7 +309,8 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         let canonical = SanPlus { san: canonical_san, suffix };
         // Text that read as SAN as it stands, needing no disambiguation and no pawn letter, is
         // the canonical SAN already: only its check sign can differ. Nearly every move is so.
-        let as_written = (minimal || how.is_none() && written.san == canonical.san)
+        let as_written = how.is_none()
+            && (minimal || written.san == canonical.san)
             && !matches!(text.as_bytes()[0], b'P' | b'@');
         if as_written {
             if written.suffix != canonical.suffix {
@@ -308,6 +322,27 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         let written_canonical = as_written && spelled && written.suffix == canonical.suffix;
         self.visited(i, depth, line, Some((m, canonical)), written_canonical);
         true
+    }
+
+    /// A move of a judged line read as `san` that names no legal move, or more than one
+    /// (`error`): its diagnostic, and the line is judged no further.
+    #[cold]
+    fn on_unplayable_move<P: Rules>(
+        &mut self,
+        i: usize,
+        depth: u32,
+        line: &mut Line<P>,
+        text: &str,
+        san: San,
+        error: SanError,
+    ) -> bool {
+        let pos: &P = line.pos.as_deref().expect("judged lines have a position");
+        let (code, message) = match error {
+            SanError::AmbiguousSan => (Code::AmbiguousMove, explain::ambiguous(text, san, pos)),
+            SanError::IllegalSan => (Code::IllegalMove, explain::illegal(text, san, pos)),
+        };
+        self.push(Diagnostic::new(code, self.game.nodes[i].range, message));
+        self.break_line(i, depth, line)
     }
 
     /// A move of a judged line that no accepted notation reads: played if it has one legal
@@ -615,19 +650,6 @@ fn from_square_reading<P: shakmaty::Position>(san: San, pos: &P) -> Option<San> 
         role => {
             Some(San::Normal { role, file: Some(file), rank: Some(rank), capture, to, promotion })
         }
-    }
-}
-
-/// Whether SAN that matched exactly one legal move is already minimal: a piece move without
-/// disambiguation, a pawn push, a pawn capture with its file only, castling or a drop.
-fn is_minimal(san: San) -> bool {
-    match san {
-        San::Normal { role: Role::Pawn, file, rank: None, capture, .. } => {
-            capture == file.is_some()
-        }
-        San::Normal { file: None, rank: None, .. } => true,
-        San::Normal { .. } => false,
-        San::Castle(_) | San::Put { .. } | San::Null => true,
     }
 }
 

@@ -9,13 +9,76 @@ use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Rank, Role, Squ
 /// The legal move `san` names in `pos`; `in_check` says whether the side to move is in check
 /// (the replay knows it from the move before, and it saves most king-safety tests).
 pub fn to_move(san: San, pos: &Chess, in_check: bool) -> Result<Move, SanError> {
+    search(san, pos, in_check).map(|(m, _)| m)
+}
+
+/// [`to_move`], and the canonical SAN of the move found (what [`canonical_san`] gives) where
+/// `san` is not minimal (`None`: `san` is canonical), read from the same search: the other
+/// squares from which a piece of the kind could legally go to the same square decide its
+/// disambiguation (§8.2.3.4).
+#[inline]
+pub fn to_move_and_canonical(
+    san: San,
+    pos: &Chess,
+    in_check: bool,
+) -> Result<(Move, Option<San>), SanError> {
+    let (m, others) = search(san, pos, in_check)?;
+    if is_minimal(san) {
+        return Ok((m, None));
+    }
+    Ok((m, Some(canonical_of(pos, m, others, in_check))))
+}
+
+/// The canonical SAN of the legal move `m`, given the squares other than its origin from
+/// which a piece of its kind could legally go to the same square (`None`: not known).
+#[inline(never)]
+fn canonical_of(pos: &Chess, m: Move, others: Option<Bitboard>, in_check: bool) -> San {
+    match (m, others) {
+        (Move::Normal { role, from, capture, to, promotion }, Some(others))
+            if role != Role::Pawn =>
+        {
+            let (file, rank) = if others.is_empty() {
+                (None, None)
+            } else if (others & Bitboard::from_file(from.file())).is_empty() {
+                (Some(from.file()), None)
+            } else if (others & Bitboard::from_rank(from.rank())).is_empty() {
+                (None, Some(from.rank()))
+            } else {
+                (Some(from.file()), Some(from.rank()))
+            };
+            San::Normal { role, file, rank, capture: capture.is_some(), to, promotion }
+        }
+        (m, Some(_)) => San::disambiguate(m, &MoveList::new()),
+        (m, None) => canonical_san(pos, m, in_check),
+    }
+}
+
+/// Whether SAN that matched exactly one legal move is already minimal, so canonical: a piece
+/// move without disambiguation, a pawn push, a pawn capture with its file only, castling or a
+/// drop.
+pub fn is_minimal(san: San) -> bool {
+    match san {
+        San::Normal { role: Role::Pawn, file, rank: None, capture, .. } => {
+            capture == file.is_some()
+        }
+        San::Normal { file: None, rank: None, .. } => true,
+        San::Normal { .. } => false,
+        San::Castle(_) | San::Put { .. } | San::Null => true,
+    }
+}
+
+/// The search behind [`to_move`]: the move `san` names, and the squares other than its origin
+/// from which a piece of its kind could legally make the same move but which the written
+/// disambiguation rules out (`None` where the move is left to shakmaty: castling, drops, a
+/// position without a king).
+fn search(san: San, pos: &Chess, in_check: bool) -> Result<(Move, Option<Bitboard>), SanError> {
     let San::Normal { role, file, rank, capture, to, promotion } = san else {
-        return san.to_move(pos);
+        return san.to_move(pos).map(|m| (m, None));
     };
     let board = pos.board();
     let us = pos.turn();
     let Some(king) = board.king_of(us) else {
-        return san.to_move(pos);
+        return san.to_move(pos).map(|m| (m, None));
     };
     if pos.us().contains(to) {
         return Err(SanError::IllegalSan);
@@ -46,10 +109,10 @@ pub fn to_move(san: San, pos: &Chess, in_check: bool) -> Result<Move, SanError> 
     };
     let their_sliders = pos.them() & (board.rooks_and_queens() | board.bishops_and_queens());
     let mut found = None;
+    let mut others = Bitboard::EMPTY;
     for from in origins {
-        if file.is_some_and(|f| f != from.file()) || rank.is_some_and(|r| r != from.rank()) {
-            continue;
-        }
+        let written =
+            file.is_none_or(|f| f == from.file()) && rank.is_none_or(|r| r == from.rank());
         // Out of check, a piece other than the king can only uncover its king along the line
         // from the king through the square it leaves: with no enemy slider on that line, the
         // move is safe without testing. Else test the king's square after the move.
@@ -60,18 +123,22 @@ pub fn to_move(san: San, pos: &Chess, in_check: bool) -> Result<Move, SanError> 
         if !surely_safe && exposes_king(pos, king, role, from, to, en_passant) {
             continue;
         }
-        if found.is_some() {
+        if !written {
+            others.add(from);
+        } else if found.is_some() {
             return Err(SanError::AmbiguousSan);
+        } else {
+            found = Some(from);
         }
-        found = Some(from);
     }
     let from = found.ok_or(SanError::IllegalSan)?;
-    Ok(if en_passant {
+    let m = if en_passant {
         Move::EnPassant { from, to }
     } else {
         let captured = if capture { board.role_at(to) } else { None };
         Move::Normal { role, from, capture: captured, to, promotion }
-    })
+    };
+    Ok((m, Some(others)))
 }
 
 /// Whether moving our `role` from `from` to `to` (`en_passant`: capturing so) leaves our king,
@@ -206,10 +273,21 @@ mod tests {
                 let san = San::from_move(&pos, m);
                 let check = pos.is_check();
                 prop_assert_eq!(to_move(san, &pos, check), san.to_move(&pos), "{}", san);
-                // Without its disambiguation the same move may become ambiguous.
+                let canonical = if is_minimal(san) { None } else { Some(san) };
+                prop_assert_eq!(to_move_and_canonical(san, &pos, check), Ok((m, canonical)), "{}", san);
                 if let San::Normal { role, capture, to, promotion, .. } = san {
+                    // Without its disambiguation the same move may become ambiguous.
                     let bare = San::Normal { role, file: None, rank: None, capture, to, promotion };
                     prop_assert_eq!(to_move(bare, &pos, check), bare.to_move(&pos), "{}", bare);
+                    // Written with its whole origin square, it reads as the same move, whose
+                    // canonical SAN is the same.
+                    if let Some(from) = m.from() {
+                        let (file, rank) = (Some(from.file()), Some(from.rank()));
+                        let full = San::Normal { role, file, rank, capture, to, promotion };
+                        prop_assert_eq!(
+                            to_move_and_canonical(full, &pos, check), Ok((m, Some(san))), "{}", full
+                        );
+                    }
                 }
             }
             for san in sans {
