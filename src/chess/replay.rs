@@ -258,25 +258,24 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
             return self.on_null_move(i, depth, line);
         }
         let Some((written, spelled)) = notation::read_spelled(text) else {
-            return self.on_unread_move(i, depth, line, text);
+            return self.on_unread_move(i, depth, line, (node.range, text));
         };
-        self.play_written(i, depth, line, text, written, spelled)
+        self.play_written(i, depth, line, (node.range, text), written, spelled)
     }
 
-    /// Judge and play the move at node `i` of a judged line, whose text is `text`, read as
-    /// `written` (`spelled`: in SAN's one spelling); returns whether it was played. In line in
-    /// [`Self::on_move`], which plays nearly every move through it.
+    /// Judge and play the move at node `i` of a judged line, at `range` of the game's text
+    /// (`text`), read as `written` (`spelled`: in SAN's one spelling); returns whether it was
+    /// played. In line in [`Self::on_move`], which plays nearly every move through it.
     #[inline(always)]
     fn play_written<P: Rules>(
         &mut self,
         i: usize,
         depth: u32,
         line: &mut Line<P>,
-        text: &str,
+        (range, text): (TextRange, &str),
         written: Written,
         spelled: bool,
     ) -> bool {
-        let range = self.game.nodes[i].range;
         let pos: &P = line.pos.as_deref().expect("judged lines have a position");
         let found = match pos.resolve_san_and_canonical(written.san, line.in_check) {
             Ok((m, canonical)) => Ok((m, written.leniency, canonical)),
@@ -345,21 +344,21 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         self.break_line(i, depth, line)
     }
 
-    /// A move of a judged line that no accepted notation reads: played if it has one legal
-    /// reading with another language's piece letters (§17), else `invalid-san`.
+    /// A move of a judged line, at `range` of the game's text (`text`), that no accepted
+    /// notation reads: played if it has one legal reading with another language's piece
+    /// letters (§17), else `invalid-san`.
     #[cold]
     fn on_unread_move<P: Rules>(
         &mut self,
         i: usize,
         depth: u32,
         line: &mut Line<P>,
-        text: &str,
+        (range, text): (TextRange, &str),
     ) -> bool {
         let pos: &P = line.pos.as_deref().expect("judged lines have a position");
         match other_language_reading(text, pos, line.in_check, &mut self.languages) {
-            Ok(written) => self.play_written(i, depth, line, text, written, false),
+            Ok(written) => self.play_written(i, depth, line, (range, text), written, false),
             Err(message) => {
-                let range = self.game.nodes[i].range;
                 self.push(Diagnostic::new(Code::InvalidSan, range, message));
                 self.break_line(i, depth, line)
             }
