@@ -41,12 +41,12 @@ fn list_squares(squares: impl Iterator<Item = Square>) -> String {
 }
 
 /// Why a move that no accepted notation reads is not taken as a move: `readings` are its
-/// readings with the piece letters of other languages (§17), `legal` those of them that are
-/// legal moves here (none, or more than one).
-pub fn unread(text: &str, readings: &[String], legal: &[String]) -> String {
+/// readings with the piece letters of other languages (§17), `candidates` the legal ones among
+/// them left to choose between (none, or more than one).
+pub fn unread(text: &str, readings: &[String], candidates: &[String]) -> String {
     let text = excerpt(text);
     let letters = "PGN's piece letters are K, Q, R, B and N";
-    match (readings, legal) {
+    match (readings, candidates) {
         ([], _) => format!("\"{text}\" is not a move in any notation this reader knows"),
         (_, []) => format!(
             "\"{text}\" is not a move: {letters}, and read with those of another language \
@@ -56,7 +56,7 @@ pub fn unread(text: &str, readings: &[String], legal: &[String]) -> String {
         _ => format!(
             "\"{text}\" is not a move: {letters}, and read with those of another language it \
              could be {}",
-            list(legal, "or")
+            list(candidates, "or")
         ),
     }
 }
