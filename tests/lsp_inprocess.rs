@@ -150,6 +150,62 @@ fn range_formatting_edits_only_the_games_in_the_range() {
 }
 
 #[test]
+fn formatting_a_crlf_document_gives_the_formatters_text_and_then_no_edit() {
+    // The formatter writes LF, so its smallest edits of CRLF text can end right after a `\r`,
+    // where no LSP position points; the edits sent take in the whole line break instead.
+    let text = "1. e4 e5\r\n\r\n[Event \"x\"]\r\n\r\n1. d4 d5 *\r\n";
+    let expected = pgn_lsp::fmt::format_text(text, &pgn_lsp::fmt::FormatOptions::default());
+    let mut client = start(Value::Null);
+    client.open(URI, text);
+    let formatted = format(&mut client, text);
+    assert_eq!(formatted, expected);
+    // The whole document's edits, one game's (range formatting and its code action) alike.
+    let second = text.find("[Event").unwrap();
+    let at = position(text, second, "utf-16");
+    let edits = client.call(
+        "textDocument/rangeFormatting",
+        json!({ "textDocument": { "uri": URI }, "range": { "start": at, "end": at },
+                "options": { "tabSize": 4, "insertSpaces": true } }),
+    );
+    let second_formatted = &expected[expected.rfind("[Event").unwrap()..];
+    let one_game_formatted = format!("{}{second_formatted}", &text[..second]);
+    assert_eq!(apply_edits(text, &edits, "utf-16"), one_game_formatted);
+    let action = &code_actions(&mut client, text, second..second, json!(["source.formatGame"]))[0];
+    assert_eq!(apply_action(text, action), one_game_formatted);
+    // Formatted once, the document is left as it is.
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": URI, "version": 2 }, "contentChanges": [{ "text": formatted }] }),
+    );
+    let again = client.call(
+        "textDocument/formatting",
+        json!({ "textDocument": { "uri": URI },
+        "options": { "tabSize": 4, "insertSpaces": true } }),
+    );
+    assert_eq!(again, json!([]));
+}
+
+#[test]
+fn diagnostics_of_a_text_replaced_while_they_were_converted_are_not_sent() {
+    // Three diagnostics a game, many games: converting them takes far longer than applying
+    // the replacement, in either build.
+    let game = "[Event \"x\"]\n[Date \"2024.13.45\"]\n\n1. e4 e5 2. Ke3 *\n\n";
+    let text = game.repeat(if cfg!(debug_assertions) { 5_000 } else { 50_000 });
+    let mut client = start(json!({ "diagnostics": { "limit": 1_000_000 } }));
+    client.open(URI, &text);
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": URI, "version": 2 },
+                "contentChanges": [{ "text": "1. e4 *\n" }] }),
+    );
+    let first = client.wait_for("the first diagnostics", |m| {
+        m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == URI
+    });
+    assert_eq!(first["params"]["version"], 2);
+    assert_eq!(first["params"]["diagnostics"].as_array().unwrap().len(), 1, "{first}");
+}
+
+#[test]
 fn closing_a_document_clears_its_diagnostics() {
     let mut client = start(Value::Null);
     client.open(URI, "1. e4 e5 2. Ke3 *\n");
@@ -311,6 +367,27 @@ fn apply_action(text: &str, action: &Value) -> String {
     assert_eq!(changes[0]["textDocument"]["uri"], URI);
     assert_eq!(changes[0]["textDocument"]["version"], 1);
     apply_edits(text, &changes[0]["edits"], "utf-16")
+}
+
+#[test]
+fn a_client_without_document_changes_or_snippets_gets_plain_edits() {
+    let mut client = connect();
+    client.initialize(json!({}), Value::Null);
+    let text = "[Event \"x\"]\n[Si\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. 0-0 *\n";
+    client.open(URI, text);
+    let castle = text.find("0-0").unwrap();
+    let fix = &code_actions(&mut client, text, castle..castle, json!(["quickfix"]))[0];
+    assert!(fix["edit"].get("documentChanges").is_none(), "{fix}");
+    assert!(apply_edits(text, &fix["edit"]["changes"][URI], "utf-16").contains("4. O-O *"));
+    let at = position(text, text.find("[Si").unwrap() + 3, "utf-16");
+    let list = client
+        .call("textDocument/completion", json!({ "textDocument": { "uri": URI }, "position": at }));
+    let site = list["items"].as_array().unwrap().iter().find(|i| i["label"] == "Site");
+    let site = site.expect("the Site tag offered");
+    assert_eq!(
+        (&site["insertTextFormat"], &site["textEdit"]["newText"]),
+        (&json!(1), &json!("[Site \"\"]"))
+    );
 }
 
 #[test]

@@ -108,6 +108,12 @@ fn unknown_methods_and_bad_params_are_answered() {
     let mut client = started();
     let id = client.request("pgn/noSuchMethod", json!({}));
     assert_eq!(client.response(id)["error"]["code"], -32601);
+    // Requests whose method starts with `$/` too (LSP 3.17, "$ Notifications and Requests");
+    // `$/cancelRequest` sent as a request is not one.
+    let id = client.request("$/noSuchRequest", json!({}));
+    assert_eq!(client.response(id)["error"]["code"], -32601);
+    let id = client.request("$/cancelRequest", json!({ "id": 999 }));
+    assert_eq!(client.response(id)["error"]["code"], -32600);
     // Unknown notifications, `$/` ones included, are ignored.
     client.notify("pgn/noSuchNotification", json!({ "x": 1 }));
     client.notify("$/noSuchNotification", Value::Null);

@@ -70,10 +70,13 @@ impl Positions<'_> {
         rope.char_to_byte(char_idx)
     }
 
-    /// The position of a byte offset (clamped to the document, and to a char boundary).
+    /// The position of a byte offset (clamped to the document, to a char boundary, and to
+    /// before a `\r\n` whose `\n` it is at: no position is between the two).
     pub fn position(&self, offset: usize) -> lsp::Position {
         let rope = self.rope;
-        let char_idx = rope.byte_to_char(offset.min(rope.len_bytes()));
+        let offset = offset.min(rope.len_bytes());
+        let offset = if self.splits_line_break(offset) { offset - 1 } else { offset };
+        let char_idx = rope.byte_to_char(offset);
         let line = rope.char_to_line(char_idx);
         let line_start = rope.line_to_char(line);
         let col = match self.encoding {
@@ -97,8 +100,35 @@ impl Positions<'_> {
         TextRange::from(start..end)
     }
 
+    /// An edit as an LSP one. An end of the edit between the `\r` and the `\n` of a line
+    /// break, where no position can point (a line's length leaves its break out, LSP 3.17
+    /// `Position`), is moved to take the whole break in, and the part of the break it took in
+    /// goes into the new text: the formatter writes CRLF as LF, so its smallest edit in a CRLF
+    /// document can end right after a `\r`.
     pub fn text_edit(&self, edit: &TextEdit) -> lsp::TextEdit {
-        lsp::TextEdit::new(self.range(edit.range), edit.new_text.clone())
+        let (start, end) = (edit.range.start as usize, edit.range.end as usize);
+        let (cr, lf) = (self.splits_line_break(start), self.splits_line_break(end));
+        let new_text = match (cr, lf) {
+            (false, false) => edit.new_text.clone(),
+            _ => [cr.then_some("\r"), Some(edit.new_text.as_str()), lf.then_some("\n")]
+                .into_iter()
+                .flatten()
+                .collect(),
+        };
+        let range = lsp::Range::new(
+            self.position(start - usize::from(cr)),
+            self.position(end + usize::from(lf)),
+        );
+        lsp::TextEdit::new(range, new_text)
+    }
+
+    /// Whether `offset` is between the `\r` and the `\n` of a line break.
+    fn splits_line_break(&self, offset: usize) -> bool {
+        let rope = self.rope;
+        offset > 0
+            && offset < rope.len_bytes()
+            && rope.byte(offset - 1) == b'\r'
+            && rope.byte(offset) == b'\n'
     }
 
     /// An `ide` diagnostic as an LSP one: code, severity, related locations (in the same
@@ -247,6 +277,33 @@ mod tests {
         assert_eq!(p.position(text.len() + 10), lsp::Position::new(2, 1));
         // An offset inside a char maps to the char's start.
         assert_eq!(p.position(2), lsp::Position::new(0, 1));
+    }
+
+    #[test]
+    fn edits_ending_between_cr_and_lf_take_the_whole_line_break_in() {
+        // The formatter writes LF: its smallest edit of `1. e4 e5\r\n` ends after the `\r`.
+        let text = "1. e4 e5\r\n*\r\n";
+        let rope = Rope::from_str(text);
+        let lf = text.find('\n').unwrap();
+        let edits = [(0..lf, "1. e4 e5\n"), (lf..lf, "x"), (lf..text.len(), "\n"), (3..5, "d4")];
+        for encoding in ENCODINGS {
+            let p = Positions { rope: &rope, encoding };
+            assert_eq!(p.position(lf), lsp::Position::new(0, 8), "{encoding:?}");
+            for (range, new_text) in edits.clone() {
+                let edit = TextEdit::new(TextRange::from(range), new_text);
+                let converted = p.text_edit(&edit);
+                // Read back as the protocol reads positions (a column clamps to its line's end),
+                // each end is where it says, and the edit makes the same text.
+                let [start, end] = [converted.range.start, converted.range.end].map(|at| {
+                    let offset = p.offset(at);
+                    assert_eq!(p.position(offset), at, "{encoding:?} {edit:?}");
+                    offset
+                });
+                let mut applied = text.to_owned();
+                applied.replace_range(start..end, &converted.new_text);
+                assert_eq!(applied, TextEdit::apply_all(text, &[edit]), "{encoding:?}");
+            }
+        }
     }
 
     #[test]

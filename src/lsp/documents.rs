@@ -3,6 +3,7 @@
 //! (DESIGN §6.1); readers take a [`Snapshot`], which is cheap to clone and to keep.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 
@@ -36,6 +37,9 @@ pub struct Snapshot {
     pub rope: Rope,
     pub version: i32,
     pub analysis: DocumentAnalysis,
+    /// Which state of the document this is: each open and each change makes a new one (a
+    /// document closed and opened again can come back with the same version).
+    pub generation: u64,
 }
 
 impl Snapshot {
@@ -48,11 +52,16 @@ impl Snapshot {
 #[derive(Default)]
 pub struct Documents {
     open: Mutex<HashMap<Url, Snapshot>>,
+    generations: AtomicU64,
 }
 
 impl Documents {
     fn lock(&self) -> MutexGuard<'_, HashMap<Url, Snapshot>> {
         self.open.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn next_generation(&self) -> u64 {
+        self.generations.fetch_add(1, Ordering::Relaxed)
     }
 
     pub fn open(&self, uri: Url, text: String, version: i32) {
@@ -62,7 +71,8 @@ impl Documents {
         // Built after the analysis, not beside it: the two at once cost more memory than time.
         let rope = Rope::from_str(&text);
         drop(text);
-        self.lock().insert(uri, Snapshot { rope, version, analysis });
+        let generation = self.next_generation();
+        self.lock().insert(uri, Snapshot { rope, version, analysis, generation });
     }
 
     /// Apply the changes of one `didChange`, in order. Returns `false` for a document that is
@@ -83,6 +93,7 @@ impl Documents {
             apply_change(doc, change, encoding);
         }
         doc.version = version;
+        doc.generation = self.next_generation();
         tracing::debug!("{uri} version {version}: changes applied in {:?}", started.elapsed());
         true
     }
@@ -97,6 +108,11 @@ impl Documents {
 
     pub fn snapshot(&self, uri: &Url) -> Option<Snapshot> {
         self.lock().get(uri).cloned()
+    }
+
+    /// Whether the document is still in state `generation` (`None`: still closed).
+    pub fn is_current(&self, uri: &Url, generation: Option<u64>) -> bool {
+        self.lock().get(uri).map(|doc| doc.generation) == generation
     }
 }
 

@@ -1,5 +1,8 @@
-//! Completion items and code actions in LSP terms: the `ide` results converted, the code
-//! action kinds this server declares, and which of them a request asks for.
+//! Completion items and code actions in LSP terms: the `ide` results converted as the client
+//! can take them, the code action kinds this server declares, and which of them a request asks
+//! for.
+
+use std::collections::HashMap;
 
 use tower_lsp::lsp_types::{self as lsp, CodeActionKind, Url};
 
@@ -16,6 +19,33 @@ pub const SORT_GAMES: &str = "source.sortGames";
 /// The characters after which a client asks for completions unprompted: a move number's period,
 /// a variation's parenthesis, `$` before a NAG, a tag's quote and bracket.
 pub const COMPLETION_TRIGGERS: [&str; 5] = [".", "(", "$", "\"", "["];
+
+/// What the client can take of edits, from its capabilities.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClientSupport {
+    /// Workspace edits as versioned `documentChanges`; else as `changes` (LSP 3.17
+    /// `WorkspaceEdit`).
+    pub document_changes: bool,
+    /// Completion items as snippets with tab stops; else as plain text (Emacs's Eglot asks for
+    /// snippets only where yasnippet is installed).
+    pub snippets: bool,
+}
+
+impl ClientSupport {
+    pub fn of(capabilities: &lsp::ClientCapabilities) -> ClientSupport {
+        let workspace_edit =
+            capabilities.workspace.as_ref().and_then(|w| w.workspace_edit.as_ref());
+        let completion_item = capabilities
+            .text_document
+            .as_ref()
+            .and_then(|t| t.completion.as_ref())
+            .and_then(|c| c.completion_item.as_ref());
+        ClientSupport {
+            document_changes: workspace_edit.and_then(|w| w.document_changes) == Some(true),
+            snippets: completion_item.and_then(|c| c.snippet_support) == Some(true),
+        }
+    }
+}
 
 /// The code action kinds declared in the server's capabilities.
 pub fn declared_kinds() -> Vec<CodeActionKind> {
@@ -64,20 +94,34 @@ pub fn wants(context: &lsp::CodeActionContext, kind: ActionKind) -> bool {
     }
 }
 
-/// An `ide` code action as an LSP one: its edits as one versioned document edit.
+/// An `ide` code action as an LSP one: its edits as one versioned document edit, or as the
+/// document's plain edits where the client takes no `documentChanges`.
 pub fn code_action(
     doc: &Snapshot,
     uri: &Url,
     encoding: PositionEncoding,
+    client: ClientSupport,
     action: crate::ide::CodeAction,
 ) -> lsp::CodeActionOrCommand {
     let positions = doc.positions(encoding);
-    let edit = lsp::TextDocumentEdit {
-        text_document: lsp::OptionalVersionedTextDocumentIdentifier {
-            uri: uri.clone(),
-            version: Some(doc.version),
-        },
-        edits: action.edits.iter().map(|e| lsp::OneOf::Left(positions.text_edit(e))).collect(),
+    let edits = action.edits.iter().map(|e| positions.text_edit(e));
+    let edit = if client.document_changes {
+        let edit = lsp::TextDocumentEdit {
+            text_document: lsp::OptionalVersionedTextDocumentIdentifier {
+                uri: uri.clone(),
+                version: Some(doc.version),
+            },
+            edits: edits.map(lsp::OneOf::Left).collect(),
+        };
+        lsp::WorkspaceEdit {
+            document_changes: Some(lsp::DocumentChanges::Edits(vec![edit])),
+            ..lsp::WorkspaceEdit::default()
+        }
+    } else {
+        lsp::WorkspaceEdit {
+            changes: Some(HashMap::from([(uri.clone(), edits.collect())])),
+            ..lsp::WorkspaceEdit::default()
+        }
     };
     let diagnostics: Vec<lsp::Diagnostic> =
         action.diagnostics.iter().map(|d| positions.diagnostic(uri, d)).collect();
@@ -85,10 +129,7 @@ pub fn code_action(
         title: action.title,
         kind: Some(lsp_kind(action.kind)),
         diagnostics: (!diagnostics.is_empty()).then_some(diagnostics),
-        edit: Some(lsp::WorkspaceEdit {
-            document_changes: Some(lsp::DocumentChanges::Edits(vec![edit])),
-            ..lsp::WorkspaceEdit::default()
-        }),
+        edit: Some(edit),
         is_preferred: matches!(action.kind, ActionKind::QuickFix | ActionKind::QuickFixAll)
             .then_some(action.preferred),
         ..lsp::CodeAction::default()
@@ -96,10 +137,12 @@ pub fn code_action(
 }
 
 /// `ide` completions as an LSP list, in their order (`sortText` keeps it), each with a text
-/// edit over the partly typed word.
+/// edit over the partly typed word; snippets without their tab stops where the client takes no
+/// snippets.
 pub fn completion_list(
     doc: &Snapshot,
     encoding: PositionEncoding,
+    client: ClientSupport,
     items: Vec<Completion>,
 ) -> lsp::CompletionList {
     let positions = doc.positions(encoding);
@@ -107,34 +150,53 @@ pub fn completion_list(
     let items = items
         .into_iter()
         .enumerate()
-        .map(|(i, item)| lsp::CompletionItem {
-            kind: Some(match item.kind {
-                CompletionKind::Move => lsp::CompletionItemKind::VALUE,
-                CompletionKind::Result => lsp::CompletionItemKind::CONSTANT,
-                CompletionKind::Nag => lsp::CompletionItemKind::OPERATOR,
-                CompletionKind::TagName => lsp::CompletionItemKind::PROPERTY,
-                CompletionKind::TagValue => lsp::CompletionItemKind::ENUM_MEMBER,
-            }),
-            detail: Some(item.detail),
-            documentation: item.documentation.map(|value| {
-                lsp::Documentation::MarkupContent(lsp::MarkupContent {
-                    kind: lsp::MarkupKind::Markdown,
-                    value,
-                })
-            }),
-            sort_text: Some(format!("{i:0width$}")),
-            filter_text: Some(item.label.clone()),
-            insert_text_format: Some(if item.snippet {
-                lsp::InsertTextFormat::SNIPPET
-            } else {
-                lsp::InsertTextFormat::PLAIN_TEXT
-            }),
-            text_edit: Some(lsp::CompletionTextEdit::Edit(positions.text_edit(&item.edit))),
-            label: item.label,
-            ..lsp::CompletionItem::default()
+        .map(|(i, mut item)| {
+            let snippet = item.snippet && client.snippets;
+            if item.snippet && !snippet {
+                item.edit.new_text = without_tab_stops(&item.edit.new_text);
+            }
+            lsp::CompletionItem {
+                kind: Some(match item.kind {
+                    CompletionKind::Move => lsp::CompletionItemKind::VALUE,
+                    CompletionKind::Result => lsp::CompletionItemKind::CONSTANT,
+                    CompletionKind::Nag => lsp::CompletionItemKind::OPERATOR,
+                    CompletionKind::TagName => lsp::CompletionItemKind::PROPERTY,
+                    CompletionKind::TagValue => lsp::CompletionItemKind::ENUM_MEMBER,
+                }),
+                detail: Some(item.detail),
+                documentation: item.documentation.map(|value| {
+                    lsp::Documentation::MarkupContent(lsp::MarkupContent {
+                        kind: lsp::MarkupKind::Markdown,
+                        value,
+                    })
+                }),
+                sort_text: Some(format!("{i:0width$}")),
+                filter_text: Some(item.label.clone()),
+                insert_text_format: Some(if snippet {
+                    lsp::InsertTextFormat::SNIPPET
+                } else {
+                    lsp::InsertTextFormat::PLAIN_TEXT
+                }),
+                text_edit: Some(lsp::CompletionTextEdit::Edit(positions.text_edit(&item.edit))),
+                label: item.label,
+                ..lsp::CompletionItem::default()
+            }
         })
         .collect();
     lsp::CompletionList { is_incomplete: false, items }
+}
+
+/// A snippet as plain text: its tab stops (`$1`, `$0`) left out. The completions' snippets
+/// have no other syntax.
+fn without_tab_stops(snippet: &str) -> String {
+    let mut text = String::with_capacity(snippet.len());
+    let mut rest = snippet;
+    while let Some(at) = rest.find('$') {
+        text.push_str(&rest[..at]);
+        rest = rest[at + 1..].trim_start_matches(|c: char| c.is_ascii_digit());
+    }
+    text.push_str(rest);
+    text
 }
 
 #[cfg(test)]
@@ -150,6 +212,12 @@ mod tests {
             only: only.map(|o| o.into_iter().map(CodeActionKind::from).collect()),
             trigger_kind: trigger,
         }
+    }
+
+    #[test]
+    fn snippets_lose_their_tab_stops_as_plain_text() {
+        assert_eq!(without_tab_stops("[Site \"$1\"]$0"), "[Site \"\"]");
+        assert_eq!(without_tab_stops("Nf3"), "Nf3");
     }
 
     #[test]

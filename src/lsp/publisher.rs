@@ -1,7 +1,8 @@
 //! Pushing diagnostics (DESIGN §6.7). Handlers only mark a document as changed; one task
 //! publishes, in order, the diagnostics of the latest state of each marked document with its
-//! version. Edits that arrive faster than diagnostics are published are coalesced, and a
-//! publish for an old version can never overtake a newer one. At most `diagnostics.limit`
+//! version. Edits that arrive faster than diagnostics are published are coalesced, a publish
+//! for an old version can never overtake a newer one, and diagnostics converted for a state of
+//! the document that has changed since are not sent. At most `diagnostics.limit`
 //! diagnostics are published per document, the most severe first; a note says how many more
 //! there are.
 //!
@@ -68,7 +69,10 @@ async fn publish_loop(sources: Sources, mut changed: UnboundedReceiver<Url>) {
         for uri in batch {
             let started = Instant::now();
             let doc = sources.documents.snapshot(&uri);
-            let version = doc.as_ref().map(|doc| doc.version);
+            let (version, generation) = match &doc {
+                Some(doc) => (Some(doc.version), Some(doc.generation)),
+                None => (None, None),
+            };
             let mut message = ArrayMessage::publish_diagnostics(&uri, version);
             let count = match doc {
                 Some(doc) => {
@@ -93,6 +97,13 @@ async fn publish_loop(sources: Sources, mut changed: UnboundedReceiver<Url>) {
                 }
             };
             let converted_in = started.elapsed();
+            // The document changed (or was closed, or opened again) while its diagnostics were
+            // converted: they would show the client places that have moved, and the new state
+            // is marked for a publish of its own.
+            if !sources.documents.is_current(&uri, generation) {
+                tracing::debug!("{uri} version {version:?}: not sent, the document changed");
+                continue;
+            }
             sources.notifier.send(PublishDiagnostics::METHOD, message.finish()).await;
             tracing::debug!(
                 "{uri} version {version:?}: {count} diagnostics converted in {converted_in:?}, sent in {:?}",

@@ -13,7 +13,7 @@ use tower_lsp::lsp_types::*;
 use super::board::{PositionParams, PositionResult, position_result};
 use super::convert::{encoding_kind, negotiate_encoding};
 use super::documents::{Documents, Snapshot};
-use super::editing;
+use super::editing::{self, ClientSupport};
 use super::formatting::{FormatJob, FormatRequest};
 use super::outline;
 use super::publisher::{Publisher, Sources};
@@ -27,6 +27,8 @@ pub struct Server {
     documents: Arc<Documents>,
     /// Negotiated in `initialize`.
     encoding: OnceLock<PositionEncoding>,
+    /// Read from the client's capabilities in `initialize`.
+    client: OnceLock<ClientSupport>,
     settings: Arc<Mutex<Settings>>,
     /// Started in `initialize`, once the encoding is known.
     publisher: OnceLock<Publisher>,
@@ -38,6 +40,7 @@ impl Server {
             notifier,
             documents: Arc::default(),
             encoding: OnceLock::new(),
+            client: OnceLock::new(),
             settings: Arc::default(),
             publisher: OnceLock::new(),
         }
@@ -45,6 +48,10 @@ impl Server {
 
     fn encoding(&self) -> PositionEncoding {
         self.encoding.get().copied().unwrap_or_default()
+    }
+
+    fn client(&self) -> ClientSupport {
+        self.client.get().copied().unwrap_or_default()
     }
 
     fn mark_changed(&self, uri: Url) {
@@ -103,6 +110,7 @@ impl LanguageServer for Server {
         let offered =
             params.capabilities.general.as_ref().and_then(|g| g.position_encodings.as_deref());
         let encoding = *self.encoding.get_or_init(|| negotiate_encoding(offered));
+        self.client.get_or_init(|| ClientSupport::of(&params.capabilities));
         self.publisher.get_or_init(|| {
             Publisher::spawn(Sources {
                 notifier: self.notifier.clone(),
@@ -204,25 +212,28 @@ impl LanguageServer for Server {
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
         let uri = params.text_document.uri;
-        let encoding = self.encoding();
+        let (encoding, client) = (self.encoding(), self.client());
         let options = self.settings().format_options();
         self.read(&uri, "code actions", |doc| {
             let range = doc.positions(encoding).text_range(params.range);
             let wanted = |kind| editing::wants(&params.context, kind);
             let actions = ide::code_actions(&doc.analysis, &doc.rope, range, &options, &wanted);
             Some(
-                actions.into_iter().map(|a| editing::code_action(doc, &uri, encoding, a)).collect(),
+                actions
+                    .into_iter()
+                    .map(|a| editing::code_action(doc, &uri, encoding, client, a))
+                    .collect(),
             )
         })
     }
 
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
         let at = params.text_document_position;
-        let encoding = self.encoding();
+        let (encoding, client) = (self.encoding(), self.client());
         self.read(&at.text_document.uri, "completion", |doc| {
             let offset = doc.positions(encoding).offset(at.position) as u32;
             let items = ide::completions(&doc.analysis, &doc.rope, offset, ide::Date::today());
-            Some(CompletionResponse::List(editing::completion_list(doc, encoding, items)))
+            Some(CompletionResponse::List(editing::completion_list(doc, encoding, client, items)))
         })
     }
 

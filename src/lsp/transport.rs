@@ -11,7 +11,9 @@
 //! - `exit` ends the process (tower-lsp 0.20 keeps running while stdin stays open, DESIGN §6.2),
 //!   with code 0 when a `shutdown` was accepted first and 1 otherwise; the `"params": null` some
 //!   clients (Emacs Eglot) send with `shutdown`, which tower-lsp would reject, is dropped (§6.3);
-//! - a message that cannot be decoded is answered with its JSON-RPC error, and reading goes on.
+//! - a message that cannot be decoded is answered with its JSON-RPC error, and reading goes on;
+//!   a request that tower-lsp leaves unanswered (one whose method starts with `$/`) is
+//!   answered with MethodNotFound.
 //!
 //! Each message runs up to its first `.await` before the next one is read, so notifications are
 //! applied, and requests take their snapshot, in the order the client sent them (§6.1); the rest
@@ -170,10 +172,18 @@ impl Dispatcher {
             tracing::error!("the service stopped: {e}");
             return;
         }
+        // tower-lsp answers no request whose method starts with `$/`, as if it were a
+        // notification; a request must be answered, and such a one with MethodNotFound (LSP
+        // 3.17, "$ Notifications and Requests").
+        let id = request.id().cloned();
         let mut future = self.service.call(request);
         let responses = self.responses.clone();
         let finish = move |response: Option<Response>| {
-            let Some(response) = response else { return };
+            let response = match (response, id) {
+                (Some(response), _) => response,
+                (None, Some(id)) => Response::from_error(id, Error::method_not_found()),
+                (None, None) => return,
+            };
             if let Some(flag) = shutdown
                 && response.is_ok()
             {

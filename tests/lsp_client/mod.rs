@@ -20,7 +20,11 @@ pub const TIMEOUT: Duration = Duration::from_secs(60);
 pub fn vscode_capabilities() -> Value {
     json!({
         "general": { "positionEncodings": ["utf-16"] },
-        "textDocument": { "publishDiagnostics": { "relatedInformation": true, "versionSupport": true } }
+        "workspace": { "workspaceEdit": { "documentChanges": true } },
+        "textDocument": {
+            "publishDiagnostics": { "relatedInformation": true, "versionSupport": true },
+            "completion": { "completionItem": { "snippetSupport": true } }
+        }
     })
 }
 
@@ -28,7 +32,11 @@ pub fn vscode_capabilities() -> Value {
 pub fn neovim_capabilities() -> Value {
     json!({
         "general": { "positionEncodings": ["utf-8", "utf-16", "utf-32"] },
-        "textDocument": { "publishDiagnostics": { "relatedInformation": true } }
+        "workspace": { "workspaceEdit": { "documentChanges": true } },
+        "textDocument": {
+            "publishDiagnostics": { "relatedInformation": true },
+            "completion": { "completionItem": { "snippetSupport": true } }
+        }
     })
 }
 
@@ -230,13 +238,12 @@ fn read_message(reader: &mut impl BufRead) -> Option<Value> {
     serde_json::from_slice(&body).ok()
 }
 
-/// A UTF-16 or UTF-8 position of byte `offset` in `text` (a test's own expectation, computed
-/// independently of the server).
+/// A UTF-8, UTF-16 or UTF-32 position of byte `offset` in `text` (a test's own expectation,
+/// computed independently of the server).
 pub fn position(text: &str, offset: usize, encoding: &str) -> Value {
-    let before = &text[..offset];
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let line = before.matches('\n').count();
-    let prefix = &before[line_start..];
+    let line = line_starts(text).take_while(|&start| start <= offset).count() - 1;
+    let line_start = line_starts(text).nth(line).unwrap();
+    let prefix = &text[line_start..offset];
     let character = match encoding {
         "utf-8" => prefix.len(),
         "utf-16" => prefix.encode_utf16().count(),
@@ -246,18 +253,16 @@ pub fn position(text: &str, offset: usize, encoding: &str) -> Value {
     json!({ "line": line, "character": character })
 }
 
-/// The byte offset of an LSP position in `text` (lines end at `\n`).
+/// The byte offset of an LSP position in `text`, read as the protocol says: lines end at `\n`,
+/// `\r\n` or `\r`, and a character past the end of its line is the line's end, before its
+/// line break.
 pub fn offset(text: &str, pos: &Value, encoding: &str) -> usize {
     let line = pos["line"].as_u64().unwrap() as usize;
     let character = pos["character"].as_u64().unwrap() as usize;
-    let line_start = if line == 0 {
-        0
-    } else {
-        text.match_indices('\n').nth(line - 1).map_or(text.len(), |(i, _)| i + 1)
-    };
+    let Some(line_start) = line_starts(text).nth(line) else { return text.len() };
     let mut units = 0;
     for (i, c) in text[line_start..].char_indices() {
-        if units >= character || c == '\n' {
+        if units >= character || c == '\n' || c == '\r' {
             return line_start + i;
         }
         units += match encoding {
@@ -267,6 +272,16 @@ pub fn offset(text: &str, pos: &Value, encoding: &str) -> usize {
         };
     }
     text.len()
+}
+
+/// Where the lines of `text` start, lines ending at `\n`, `\r\n` or `\r`.
+fn line_starts(text: &str) -> impl Iterator<Item = usize> + '_ {
+    let breaks = text.char_indices().filter_map(|(i, c)| match c {
+        '\n' => Some(i + 1),
+        '\r' if !text[i + 1..].starts_with('\n') => Some(i + 1),
+        _ => None,
+    });
+    std::iter::once(0).chain(breaks)
 }
 
 /// `text` with LSP `TextEdit`s applied.
