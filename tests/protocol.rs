@@ -68,9 +68,8 @@ fn expected_codes(text: &str) -> Vec<String> {
     let mut codes = Vec::new();
     for (start, game) in parse_games(text) {
         let src = &text[start as usize..(start + game.len) as usize];
-        let analysis = pgn_lsp::chess::analyze(&game, src);
-        let all = game.diagnostics.iter().chain(&analysis.diagnostics);
-        codes.extend(all.map(|d| d.code.as_str().to_owned()));
+        let all = pgn_lsp::chess::analyze(&game, src).with_syntax_diagnostics(game.diagnostics);
+        codes.extend(all.iter().map(|d| d.code.as_str().to_owned()));
     }
     codes.sort();
     codes

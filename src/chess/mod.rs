@@ -7,9 +7,11 @@ use shakmaty::san::{San, SanPlus};
 use shakmaty::variant::VariantPosition;
 use shakmaty::{Color, Move};
 
-use crate::syntax::{Diagnostic, Game};
+use crate::syntax::{Code, Diagnostic, Game, Node, NodeKind, excerpt};
+use crate::text::TextRange;
 
 mod explain;
+mod move_number;
 mod notation;
 mod replay;
 mod resolve;
@@ -18,6 +20,7 @@ mod start;
 mod tags;
 
 pub use explain::{color_name, role_name};
+pub use move_number::WrittenNumber;
 pub use start::initial_position;
 pub use tags::SEVEN_TAG_ROSTER;
 
@@ -44,6 +47,21 @@ pub struct Analysis {
     /// Half-moves of the main line replayed before the first error, or to its end.
     pub main_line_plies: u32,
     pub outcome: Outcome,
+    /// The text is no game ([`is_text_between_games`]).
+    between_games: bool,
+}
+
+impl Analysis {
+    /// All the game's diagnostics: the syntax layer's (`syntax`, the game's own) and then the
+    /// analysis's. Text between games has the analysis's one diagnostic alone, which says what
+    /// it is: the syntax layer's would make it a game.
+    pub fn with_syntax_diagnostics(self, mut syntax: Vec<Diagnostic>) -> Vec<Diagnostic> {
+        if self.between_games {
+            return self.diagnostics;
+        }
+        syntax.extend(self.diagnostics);
+        syntax
+    }
 }
 
 /// One move node met during a replay.
@@ -144,7 +162,21 @@ fn run<V: FnMut(&MoveVisit<'_>)>(
 pub fn analyze(game: &Game, src: &str) -> Analysis {
     let mut diagnostics = Vec::new();
     if game.tags.is_empty() && game.nodes.is_empty() {
-        return Analysis { diagnostics, main_line_plies: 0, outcome: Outcome::Unknown };
+        return Analysis {
+            diagnostics,
+            main_line_plies: 0,
+            outcome: Outcome::Unknown,
+            between_games: false,
+        };
+    }
+    if is_text_between_games(game, src) {
+        diagnostics.push(text_between_games(src));
+        return Analysis {
+            diagnostics,
+            main_line_plies: 0,
+            outcome: Outcome::Unknown,
+            between_games: true,
+        };
     }
     let known = tags::KnownTags::of(game, src);
     tags::check(game, src, &known, &mut diagnostics);
@@ -154,7 +186,49 @@ pub fn analyze(game: &Game, src: &str) -> Analysis {
     diagnostics.append(&mut replayer.diagnostics);
     result::check(&known, src, &replayed, &mut diagnostics);
     diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
-    Analysis { diagnostics, main_line_plies: replayed.main_line_plies, outcome: replayed.outcome }
+    Analysis {
+        diagnostics,
+        main_line_plies: replayed.main_line_plies,
+        outcome: replayed.outcome,
+        between_games: false,
+    }
+}
+
+/// Whether `game` is text between games rather than a game: no tag pairs, no termination
+/// marker, no structural error but stray punctuation, and words or null moves (`--`) where
+/// moves would be, none of which reads as a move. The section titles of old TWIC issues (a
+/// title, then a line of dashes) and notes at the end of a file parse so. Its only diagnostic
+/// is `text-between-games`, in place of the syntax layer's and the analysis's (a missing tag
+/// section and result, a move that is no move), whose fixes would make it a game. Text with a
+/// marker or a move in it is a game, whose errors are reported: a game must not be hidden by a
+/// title written before it.
+pub fn is_text_between_games(game: &Game, src: &str) -> bool {
+    // Punctuation in a title or a note is stray text to the parser; an unclosed comment, string
+    // or variation may hold games.
+    let only_stray_text = || {
+        game.diagnostics.iter().all(|d| d.code == Code::UnexpectedToken || !d.code.is_structural())
+    };
+    let mut moves =
+        game.nodes.iter().filter(|n| matches!(n.kind, NodeKind::Move | NodeKind::NullMove));
+    let no_move = |n: &Node| n.kind == NodeKind::NullMove || !reads_as_move(&src[n.range]);
+    game.tags.is_empty()
+        && game.result_node().is_none()
+        && only_stray_text()
+        && moves.next().is_some_and(no_move)
+        && moves.all(no_move)
+}
+
+/// The diagnostic of text between games, on its first line.
+fn text_between_games(src: &str) -> Diagnostic {
+    let start = src.len() - src.trim_start().len();
+    let end = src[start..].find(['\r', '\n']).map_or(src.len(), |at| start + at);
+    let line = src[start..end].trim_end();
+    let range = TextRange::from(start..start + line.len());
+    let message = format!(
+        "\"{}\" is text between games, neither a tag pair nor a move: not read as a game",
+        excerpt(line)
+    );
+    Diagnostic::new(Code::TextBetweenGames, range, message)
 }
 
 /// Replay the game, calling `visit` for every `Move`/`NullMove` node in text order, in every

@@ -5,6 +5,7 @@
 use shakmaty::san::{San, SanError, SanPlus, Suffix};
 use shakmaty::{Color, Move, Position as _, Role};
 
+use super::move_number::WrittenNumber;
 use super::notation::{self, Leniency, Written};
 use super::resolve::is_minimal;
 use super::{MoveVisit, Outcome, ToVariant, explain};
@@ -505,51 +506,31 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
     /// A move number indication (§8.2.2) before the move `line` is about to make.
     fn check_move_number<P>(&mut self, n: usize, line: &Line<P>) {
         let range = self.game.nodes[n].range;
-        let bytes = &self.src.as_bytes()[range.to_usize()];
-        // The digits, read as `str::parse::<u32>` reads them (`None` past `u32::MAX`).
-        let mut number = Some(0u32);
-        let mut rest = bytes;
-        while let [d @ b'0'..=b'9', tail @ ..] = rest {
-            number = number.and_then(|n| n.checked_mul(10)?.checked_add(u32::from(d - b'0')));
-            rest = tail;
-        }
-        let digits = bytes.len() - rest.len();
-        if digits == 0 {
+        let Some(written) = WrittenNumber::read(&self.src.as_bytes()[range.to_usize()]) else {
             return;
-        }
-        // One period or more than one is all that matters.
-        let dots = rest.iter().filter(|&&b| b == b'.').take(2).count();
-        let white_dots = dots == 1 && line.turn == Color::Black;
-        let black_dots = dots == 2 && line.turn == Color::White;
-        if number != Some(line.fullmove) || white_dots || black_dots {
-            self.report_move_number(range, digits, number, white_dots, line);
+        };
+        if !written.fits(line.fullmove, line.turn) {
+            self.report_move_number(range, written, line);
         }
     }
 
-    /// The move number at `range` (its first `digits` bytes read as `number`) is not the move's
-    /// number, or its periods (`white_dots`: one before a Black move) do not fit the side.
+    /// The move number at `range`, read as `written`, is not the move's number, or its periods
+    /// do not fit the side.
     #[cold]
-    fn report_move_number<P>(
-        &mut self,
-        range: TextRange,
-        digits: usize,
-        number: Option<u32>,
-        white_dots: bool,
-        line: &Line<P>,
-    ) {
+    fn report_move_number<P>(&mut self, range: TextRange, written: WrittenNumber, line: &Line<P>) {
         let text = &self.src[range];
         let expected = match line.turn {
             Color::White => format!("{}.", line.fullmove),
             Color::Black => format!("{}...", line.fullmove),
         };
-        let message = if number != Some(line.fullmove) {
+        let message = if written.number != Some(line.fullmove) {
             let side = explain::color_name(line.turn);
             format!(
                 "move number {}: this is move {} ({side} to move); write {expected}",
-                excerpt(&text[..digits]),
+                excerpt(&text[..written.digits]),
                 line.fullmove
             )
-        } else if white_dots {
+        } else if written.white_dots_before(line.turn) {
             format!("{text} stands before a Black move: write {expected}")
         } else {
             format!("{text} stands before a White move: write {expected}")

@@ -254,7 +254,7 @@ fn check_game(
     let not_utf8 = not_utf8_at
         .filter(|&at| parsed.range.contains(at))
         .map(|at| not_utf8_diagnostic(src, at - parsed.range.start));
-    let mut tally = Tally { games: u64::from(is_game(&parsed.game)), ..Tally::default() };
+    let mut tally = Tally { games: u64::from(is_game(&parsed.game, src)), ..Tally::default() };
     let diagnostics = game_diagnostics(parsed.game, src, not_utf8, &settings.filter);
     let mut output = Vec::new();
     if !diagnostics.is_empty() {

@@ -200,12 +200,15 @@ impl<'a> KeptReporter<'a> {
             KeepReason::SyntaxError(d) => {
                 (d.range.start as usize, format!("{} [{}]", d.message, d.code.as_str()))
             }
-            KeepReason::NotReplayed => {
-                (game.start as usize, "its moves could not be replayed".to_owned())
-            }
+            KeepReason::NotNumbered => (
+                game.start as usize,
+                "its moves could not be numbered: from a move that cannot be played on, a move \
+                 number written disagrees with the count"
+                    .to_owned(),
+            ),
             KeepReason::NotAGame => (
                 game.start as usize,
-                "it has no tag pairs and does not start with a move: no game".to_owned(),
+                "it is text between games, neither tag pairs nor moves: no game".to_owned(),
             ),
             KeepReason::NoMovetextLeft => (
                 game.start as usize,

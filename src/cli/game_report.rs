@@ -30,18 +30,17 @@ pub fn game_diagnostics(
     filter: &Filter,
 ) -> Vec<Diagnostic> {
     let analysis = chess::analyze(&game, src);
-    let mut diagnostics = std::mem::take(&mut game.diagnostics);
-    diagnostics.extend(analysis.diagnostics);
+    let mut diagnostics = analysis.with_syntax_diagnostics(std::mem::take(&mut game.diagnostics));
     diagnostics.extend(extra);
     diagnostics.retain(|d| filter.keeps(d));
     diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
     diagnostics
 }
 
-/// Whether a parsed chunk of text holds a game at all (tags or movetext), as opposed to the
-/// blank lines or stray comments at the end of a file.
-pub fn is_game(game: &Game) -> bool {
-    !game.tags.is_empty() || !game.nodes.is_empty()
+/// Whether a parsed chunk of text (`src`) holds a game at all (tags or movetext), as opposed to
+/// the blank lines or stray comments at the end of a file, or text between games.
+pub fn is_game(game: &Game, src: &str) -> bool {
+    (!game.tags.is_empty() || !game.nodes.is_empty()) && !chess::is_text_between_games(game, src)
 }
 
 #[cfg(test)]
@@ -80,8 +79,10 @@ mod tests {
 
     #[test]
     fn blank_chunks_are_not_games() {
-        assert!(!is_game(&parse_game("\n\n")));
-        assert!(is_game(&parse_game("[Event \"x\"]\n")));
-        assert!(is_game(&parse_game("e4 *")));
+        let is_game = |src| is_game(&parse_game(src), src);
+        assert!(!is_game("\n\n"));
+        assert!(is_game("[Event \"x\"]\n"));
+        assert!(is_game("e4 *"));
+        assert!(!is_game("Games from Round 2\n------------------\n"));
     }
 }

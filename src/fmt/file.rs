@@ -28,10 +28,13 @@ pub enum KeepReason {
     /// A structural syntax error (its first one; ranges relative to the whole text, or to the
     /// game from `format_or_keep`).
     SyntaxError(Diagnostic),
-    /// The chess replay did not reach every move, so the moves could not be numbered.
-    NotReplayed,
-    /// No game: text without tag pairs that does not start with a move (a section title
-    /// between games, say), which formatting would give a tag section and move numbers.
+    /// The moves could not be numbered: the chess replay did not reach every move, or move
+    /// numbers written after a move it could not play disagree with its count.
+    NotNumbered,
+    /// No game: text between games ([`chess::is_text_between_games`]), which formatting would
+    /// give a tag section and move numbers.
+    ///
+    /// [`chess::is_text_between_games`]: crate::chess::is_text_between_games
     NotAGame,
     /// Formatted, the game would join the game before it (see the module notes).
     WouldJoinPrevious,

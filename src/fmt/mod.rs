@@ -25,7 +25,7 @@ pub use file::{
 pub use tags::export_order;
 
 use crate::chess;
-use crate::syntax::{Code, Diagnostic, Game, NodeKind, Severity};
+use crate::syntax::{Code, Diagnostic, Game, Severity};
 use crate::text::TextRange;
 
 /// Formatting options (CLI flags, `pgn-lsp.toml`, LSP settings). The default is the PGN export
@@ -71,15 +71,6 @@ pub fn format_game(game: &Game, src: &str, options: &FormatOptions) -> Option<St
     format_or_keep(game, src, options, String::new()).ok().map(|formatted| formatted.text)
 }
 
-/// Whether the first move of `game`'s movetext reads as a move, if it has one. Text between
-/// games that is no game, such as the section titles of old TWIC issues (a title, then a line
-/// of dashes), is parsed as a game without tags whose first "move" is a word or a null move
-/// (`--`); formatted, it would get a tag section and move numbers.
-fn starts_with_a_move(game: &Game, src: &str) -> bool {
-    let first = game.nodes.iter().find(|n| matches!(n.kind, NodeKind::Move | NodeKind::NullMove));
-    first.is_none_or(|n| n.kind == NodeKind::Move && chess::reads_as_move(&src[n.range]))
-}
-
 /// A game in export format.
 pub(crate) struct Formatted {
     pub text: String,
@@ -95,6 +86,10 @@ pub(crate) fn format_or_keep(
     options: &FormatOptions,
     mut text: String,
 ) -> Result<Formatted, KeepReason> {
+    // Text between games may hold stray punctuation: it is no game before it is a broken one.
+    if chess::is_text_between_games(game, src) {
+        return Err(KeepReason::NotAGame);
+    }
     if game.has_structural_errors() {
         // The parser's errors are its structural ones; report the first.
         let first = game.diagnostics.iter().find(|d| d.severity == Severity::Error);
@@ -103,21 +98,18 @@ pub(crate) fn format_or_keep(
         });
         return Err(KeepReason::SyntaxError(reported));
     }
-    if game.tags.is_empty() && !starts_with_a_move(game, src) {
-        return Err(KeepReason::NotAGame);
-    }
     let has_movetext = movetext::keeps_elements(game, options);
     if movetext::loses_movetext(game, options, has_movetext) {
         // A game the replay cannot number is kept for that reason first.
-        let reached_all = moves::walk(game, src, |_, _| {});
-        return Err(if reached_all { KeepReason::NoMovetextLeft } else { KeepReason::NotReplayed });
+        let numbered = moves::walk(game, src, |_, _| {});
+        return Err(if numbered { KeepReason::NoMovetextLeft } else { KeepReason::NotNumbered });
     }
     // The output is the input give or take move numbers and spaces.
     text.clear();
     text.reserve(src.len() + src.len() / 8 + 64);
     let notes = tags::write(game, src, options, &mut text);
     match movetext::print(game, src, &notes, options, &mut text) {
-        None => return Err(KeepReason::NotReplayed),
+        None => return Err(KeepReason::NotNumbered),
         Some(true) => text.push_str("\n\n"),
         Some(false) => {}
     }

@@ -5,7 +5,7 @@
 use shakmaty::Color;
 use shakmaty::san::SanPlus;
 
-use crate::chess::{self, MoveVisit};
+use crate::chess::{self, MoveVisit, WrittenNumber};
 use crate::syntax::{Game, NodeKind};
 
 /// One move node as replayed.
@@ -33,18 +33,45 @@ impl MoveFact {
 /// Replay `game` and pass every node but the move numbers (which are layout: the replay
 /// recomputes them) to `each` in order, by its index in `game.nodes`, with the facts of a move
 /// node as the replay found them (`None` for other nodes, and for a move the replay did not
-/// reach). Returns whether the replay reached every move node (else the game is to be left as
-/// it is rather than misnumbered). Nodes are passed as the replay goes, so that nothing is kept
+/// reach). Returns whether the game's moves can be numbered: whether the replay reached every
+/// move node, and every move number written after a move the replay could not play, in the
+/// same line, fits the number it counted. Else the game is to be left as it is rather than
+/// misnumbered: after a word that is no move (`Hello 1. c4 c5`), the count is a guess that the
+/// written numbers contradict. Nodes are passed as the replay goes, so that nothing is kept
 /// per move.
 pub(crate) fn walk(game: &Game, src: &str, mut each: impl FnMut(usize, Option<&MoveFact>)) -> bool {
-    let mut reached_all = true;
-    let mut pass = |i: usize, fact: Option<&MoveFact>| match game.nodes[i].kind {
-        NodeKind::MoveNumber => {}
-        NodeKind::Move | NodeKind::NullMove if fact.is_none() => {
-            reached_all = false;
-            each(i, None);
+    let mut numbered = true;
+    let mut written_number = None;
+    // For the line being walked and each line it is a variation of: whether a move of it could
+    // not be played (the numbers after it are counted, not known).
+    let mut broken = vec![false];
+    let mut pass = |i: usize, fact: Option<&MoveFact>| {
+        let kind = game.nodes[i].kind;
+        match kind {
+            NodeKind::MoveNumber => written_number = Some(i),
+            NodeKind::VariationStart => broken.push(false),
+            NodeKind::VariationEnd if broken.len() > 1 => {
+                broken.pop();
+            }
+            NodeKind::Move | NodeKind::NullMove => {
+                let number = written_number.take();
+                let line_broken = broken.last_mut().expect("the main line is never popped");
+                match fact {
+                    None => numbered = false,
+                    Some(f) if f.san.is_none() && *line_broken => {
+                        let text = |n: usize| src[game.nodes[n].range].as_bytes();
+                        let written = number.and_then(|n| WrittenNumber::read(text(n)));
+                        numbered &= written.is_none_or(|w| w.fits(f.fullmove, f.turn));
+                    }
+                    Some(f) if f.san.is_none() => *line_broken = true,
+                    Some(_) => {}
+                }
+            }
+            _ => {}
         }
-        _ => each(i, fact),
+        if kind != NodeKind::MoveNumber {
+            each(i, fact);
+        }
     };
     // The nodes before `next` have been passed.
     let mut next = 0;
@@ -63,5 +90,5 @@ pub(crate) fn walk(game: &Game, src: &str, mut each: impl FnMut(usize, Option<&M
     for i in next..game.nodes.len() {
         pass(i, None);
     }
-    reached_all
+    numbered
 }

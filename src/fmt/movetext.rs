@@ -21,8 +21,8 @@ use crate::syntax::{Game, NodeKind, TagSectionNote};
 
 /// Print the movetext of `game`, opened by the `notes` of the tag section that belong to it,
 /// at the end of `out` (no final line break). Returns whether it printed anything, or `None`
-/// when the replay did not reach every move (what was printed is then to be thrown away: the
-/// game is left as it is rather than misnumbered).
+/// when the moves could not be numbered ([`moves::walk`]; what was printed is then to be thrown
+/// away: the game is left as it is rather than misnumbered).
 pub(crate) fn print(
     game: &Game,
     src: &str,
@@ -40,12 +40,12 @@ pub(crate) fn print(
     for note in notes {
         out.commentary(note.kind, &src[note.range]);
     }
-    let reached_all = moves::walk(game, src, |i, fact| {
+    let numbered = moves::walk(game, src, |i, fact| {
         let node = &game.nodes[i];
         out.node(node.kind, &src[node.range], fact);
     });
     let printed = out.doc.finish();
-    reached_all.then_some(printed)
+    numbered.then_some(printed)
 }
 
 /// Whether formatting would leave `game` without the movetext that makes it read as it does:

@@ -62,10 +62,10 @@ impl GameAnalysis {
     /// Analyse `game`, whose own text is `src`. A panic in the chess analysis is contained:
     /// the game keeps its syntax diagnostics.
     pub fn new(game: &Game, src: &str) -> Self {
-        let mut diagnostics = game.diagnostics.clone();
-        if let Ok(analysis) = guard::catch("chess analysis", || chess::analyze(game, src)) {
-            diagnostics.extend(analysis.diagnostics);
-        }
+        let mut diagnostics = match guard::catch("chess analysis", || chess::analyze(game, src)) {
+            Ok(analysis) => analysis.with_syntax_diagnostics(game.diagnostics.clone()),
+            Err(_) => game.diagnostics.clone(),
+        };
         diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
         // A game after the first starts at its first token or at the blanks before it on its
         // line, never inside a line break: the breaks of a document are those of its games.

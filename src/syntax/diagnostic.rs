@@ -48,6 +48,19 @@ macro_rules! codes {
             pub fn from_name(name: &str) -> Option<Code> {
                 match name { $( $name => Some(Code::$variant), )* _ => None }
             }
+
+            /// Whether the code is a structural error (an unclosed comment, string or
+            /// variation, a broken tag, stray text): games with one are never reformatted.
+            pub fn is_structural(self) -> bool {
+                matches!(
+                    self,
+                    Code::UnterminatedComment
+                        | Code::UnterminatedString
+                        | Code::UnclosedVariation
+                        | Code::UnexpectedToken
+                        | Code::MalformedTag
+                )
+            }
         }
     };
 }
@@ -68,6 +81,7 @@ codes! {
     UnterminatedString = "unterminated-string", Error, "A string without its closing quote.";
     UnclosedVariation = "unclosed-variation", Error, "A ( variation without its closing ).";
     UnexpectedToken = "unexpected-token", Error, "Text that belongs nowhere: a stray ), ] or }, moves after the result, a variation before the first move.";
+    TextBetweenGames = "text-between-games", Warning, "Text between games that is neither a tag pair nor a move (an old TWIC section title, a closing note): no game, so no fix gives it tags or a result.";
     MalformedTag = "malformed-tag", Error, "A tag pair that is not [Name \"value\"].";
     InvalidTagName = "invalid-tag-name", Warning, "A tag name with characters other than letters, digits and _.";
     DuplicateTag = "duplicate-tag", Warning, "The same tag twice in one game.";

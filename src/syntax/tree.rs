@@ -228,20 +228,12 @@ impl Game {
         None
     }
 
-    /// Whether the game has a structural error (unclosed comment, string or variation, a broken
-    /// tag, stray text): such games are never reformatted.
+    /// Whether the game has a structural error ([`Code::is_structural`]): such games are never
+    /// reformatted.
+    ///
+    /// [`Code::is_structural`]: super::diagnostic::Code::is_structural
     pub fn has_structural_errors(&self) -> bool {
-        use super::diagnostic::Code;
-        self.diagnostics.iter().any(|d| {
-            matches!(
-                d.code,
-                Code::UnterminatedComment
-                    | Code::UnterminatedString
-                    | Code::UnclosedVariation
-                    | Code::UnexpectedToken
-                    | Code::MalformedTag
-            )
-        })
+        self.diagnostics.iter().any(|d| d.code.is_structural())
     }
 }
 

@@ -12,7 +12,8 @@ pub fn diagnostics(text: &str) -> Vec<Diagnostic> {
     for (start, game) in parse_games(text) {
         let src = &text[start as usize..(start + game.len) as usize];
         let analysis = chess::analyze(&game, src);
-        out.extend(game.diagnostics.iter().chain(&analysis.diagnostics).map(|d| d.shifted(start)));
+        let all = analysis.with_syntax_diagnostics(game.diagnostics);
+        out.extend(all.iter().map(|d| d.shifted(start)));
     }
     out.sort_by_key(|d| (d.range.start, d.range.end));
     out

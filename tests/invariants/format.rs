@@ -81,8 +81,7 @@ fn diagnostic_codes(text: &str) -> BTreeMap<Code, usize> {
     let mut codes = BTreeMap::new();
     for (start, game) in parse_games(text) {
         let src = &text[start as usize..(start + game.len) as usize];
-        let analysis = analyze(&game, src);
-        for d in game.diagnostics.iter().chain(&analysis.diagnostics) {
+        for d in analyze(&game, src).with_syntax_diagnostics(game.diagnostics) {
             if d.code != Code::LineTooLong {
                 *codes.entry(d.code).or_insert(0) += 1;
             }
