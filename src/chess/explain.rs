@@ -163,11 +163,32 @@ fn normal_reason(
         };
     }
     let last_rank = to.rank() == shakmaty::Rank::Eighth || to.rank() == shakmaty::Rank::First;
+    // The first square a piece can come from: the move's square of departure, as near as the
+    // text and the board tell.
+    let from = reachers.first().expect("checked above");
     if role == Role::Pawn && last_rank && promotion.is_none() {
-        return format!("a pawn reaching {to} must promote: write {to}=Q (or =R, =B, =N)");
+        let onto = if from.file() == to.file() {
+            to.to_string()
+        } else {
+            format!("{}x{to}", from.file().char())
+        };
+        return format!("a pawn reaching {to} must promote: write {onto}=Q (or =R, =B, =N)");
     }
     if promotion.is_some() && (role != Role::Pawn || !last_rank) {
         return "only a pawn reaching the last rank promotes".to_owned();
+    }
+    // A king is a promotion piece in antichess alone; where promoting to a queen would be
+    // legal instead, the promotion piece is what is wrong.
+    let legal = pos.legal_moves();
+    let legal_as_queen = || {
+        legal.iter().any(|m| {
+            reachers.contains(m.from().unwrap_or(to))
+                && m.to() == to
+                && m.promotion() == Some(Role::Queen)
+        })
+    };
+    if promotion == Some(Role::Pawn) || (promotion == Some(Role::King) && legal_as_queen()) {
+        return "a pawn promotes to a queen, a rook, a bishop or a knight".to_owned();
     }
     let target_enemy = pos.them().contains(to) || pos.maybe_ep_square() == Some(to);
     if capture && !target_enemy {
@@ -182,7 +203,40 @@ fn normal_reason(
     if pos.is_check() {
         return format!("it does not get the {} king out of check", color_name(us).to_lowercase());
     }
-    format!("illegal, the {} king would be in check", color_name(us).to_lowercase())
+    if exposes_king(pos, from, to) {
+        return format!("illegal, the {} king would be in check", color_name(us).to_lowercase());
+    }
+    // No king to expose: the variant's rules forbid the move. Only antichess makes a capture
+    // compulsory.
+    let captures: Vec<String> = legal
+        .iter()
+        .filter(|m| m.is_capture())
+        .take(3)
+        .map(|m| super::san_text(San::from_move(pos, *m)))
+        .collect();
+    if !capture && !captures.is_empty() && legal.iter().all(|m| m.is_capture()) {
+        return format!(
+            "capturing is compulsory in antichess, and {} can capture ({})",
+            color_name(us),
+            list(&captures, "or")
+        );
+    }
+    "the rules of the game's variant forbid it here".to_owned()
+}
+
+/// Whether the side to move's king stands attacked once the piece on `from` moves to `to`,
+/// taking what it captures off the board (the pawn beside it, capturing en passant).
+fn exposes_king(pos: &impl Position, from: Square, to: Square) -> bool {
+    let us = pos.turn();
+    let mut board = pos.board().clone();
+    let Some(piece) = board.remove_piece_at(from) else {
+        return false;
+    };
+    if piece.role == Role::Pawn && pos.maybe_ep_square() == Some(to) && from.file() != to.file() {
+        board.discard_piece_at(Square::from_coords(to.file(), from.rank()));
+    }
+    board.set_piece_at(to, piece);
+    board.king_of(us).is_some_and(|king| !board.attacks_to(king, !us, board.occupied()).is_empty())
 }
 
 /// Whether a `role` on `from` could move to `to` ignoring checks (pawns: pushes and captures).

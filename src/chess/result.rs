@@ -16,28 +16,6 @@ pub fn check(known: &KnownTags<'_>, src: &str, replayed: &Replayed, out: &mut Ve
     let tag = known.result();
     let tag_value = tag.map(|t| t.value(src));
 
-    if let (Some((marker_range, marker)), Some(tag), Some(value)) =
-        (marker, tag, tag_value.as_deref())
-        && STANDARD.contains(&marker)
-        && STANDARD.contains(&value)
-        && marker != value
-        && let Some(inner) = tag.value_inner(src)
-    {
-        out.push(
-            Diagnostic::new(
-                Code::ResultMismatch,
-                marker_range,
-                format!("the game ends with {marker} but its Result tag says {value}"),
-            )
-            .with_related(tag.range, format!("Result tag: {value}"))
-            .with_fix(format!("Set the Result tag to {marker}"), vec![TextEdit::new(inner, marker)])
-            .with_fix(
-                format!("Change the marker to {value}"),
-                vec![TextEdit::new(marker_range, value)],
-            ),
-        );
-    }
-
     let decided = match outcome {
         Outcome::Checkmate { winner } => Some((
             if winner == shakmaty::Color::White { "1-0" } else { "0-1" },
@@ -46,6 +24,45 @@ pub fn check(known: &KnownTags<'_>, src: &str, replayed: &Replayed, out: &mut Ve
         Outcome::Stalemate => Some(("1/2-1/2", "stalemate: a draw".to_owned())),
         Outcome::Open | Outcome::Unknown => None,
     };
+
+    if let (Some((marker_range, marker)), Some(tag), Some(value)) =
+        (marker, tag, tag_value.as_deref())
+        && STANDARD.contains(&marker)
+        && STANDARD.contains(&value)
+        && marker != value
+        && let Some(inner) = tag.value_inner(src)
+    {
+        let set_tag =
+            (format!("Set the Result tag to {marker}"), vec![TextEdit::new(inner, marker)]);
+        let change_marker =
+            (format!("Change the marker to {value}"), vec![TextEdit::new(marker_range, value)]);
+        // A game that ends in checkmate or stalemate has one result: the fix writes it, in
+        // the tag, the marker or both, rather than copy one wrong value over the other.
+        let fixes = match decided {
+            Some((expected, _)) if marker == expected => vec![set_tag],
+            Some((expected, _)) if value == expected => vec![change_marker],
+            Some((expected, _)) => vec![(
+                format!("Write {expected} in the Result tag and the marker"),
+                vec![TextEdit::new(inner, expected), TextEdit::new(marker_range, expected)],
+            )],
+            None => vec![set_tag, change_marker],
+        };
+        let message = match &decided {
+            Some((_, why)) => {
+                format!(
+                    "the game ends with {marker} but its Result tag says {value} (it ends in {why})"
+                )
+            }
+            None => format!("the game ends with {marker} but its Result tag says {value}"),
+        };
+        let mut diagnostic = Diagnostic::new(Code::ResultMismatch, marker_range, message)
+            .with_related(tag.range, format!("Result tag: {value}"));
+        for (title, edits) in fixes {
+            diagnostic = diagnostic.with_fix(title, edits);
+        }
+        out.push(diagnostic);
+    }
+
     if let (Some((expected, why)), Some((marker_range, marker))) = (decided, marker)
         && marker != "*"
         && marker != expected
