@@ -18,8 +18,7 @@ use super::comment;
 use super::moves::{MoveFact, walk};
 use super::tags::{is_game, kept_when_reduced, roster_names, unknown_value};
 use crate::chess;
-use crate::syntax::suffix_nag;
-use crate::syntax::{Game, NodeKind, parse_games};
+use crate::syntax::{Game, NodeKind, parse_games, standard_marker, suffix_nag};
 
 /// One movetext element.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -78,7 +77,7 @@ pub fn game_content(game: &Game, src: &str, reflow: bool) -> GameContent {
             }
             NodeKind::VariationStart => Element::VariationStart,
             NodeKind::VariationEnd => Element::VariationEnd,
-            NodeKind::Result => Element::Result(text.to_owned()),
+            NodeKind::Result => Element::Result(standard_marker(text).to_owned()),
             NodeKind::Unexpected => Element::Unexpected(text.to_owned()),
         });
     });

@@ -16,8 +16,7 @@ use super::comment;
 use super::doc::{Doc, Sep, write_number};
 use super::moves::{self, MoveFact};
 use crate::chess;
-use crate::syntax::suffix_nag;
-use crate::syntax::{Game, NodeKind, TagSectionNote};
+use crate::syntax::{Game, NodeKind, TagSectionNote, standard_marker, suffix_nag};
 
 /// Print the movetext of `game`, opened by the `notes` of the tag section that belong to it,
 /// at the end of `out` (no final line break). Returns whether it printed anything, or `None`
@@ -105,7 +104,8 @@ impl Builder<'_> {
             NodeKind::Comment | NodeKind::LineComment | NodeKind::Escape => {
                 self.commentary(kind, text)
             }
-            NodeKind::Result | NodeKind::Unexpected => self.word(text),
+            NodeKind::Result => self.word(standard_marker(text)),
+            NodeKind::Unexpected => self.word(text),
         }
     }
 

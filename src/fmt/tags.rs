@@ -17,15 +17,16 @@ use super::FormatOptions;
 use super::comment;
 use super::doc::{Doc, Sep};
 use crate::chess::SEVEN_TAG_ROSTER;
-use crate::syntax::{Game, NodeKind, Tag, TagSectionNote, escape_string, string_over_limit};
+use crate::syntax::{
+    Game, NodeKind, Tag, TagSectionNote, escape_string, standard_marker, string_over_limit,
+};
 
 /// The value given to a roster tag the game lacks: the roster's unknown value (`?`,
 /// `????.??.??`, §8.1.1), except for the Result tag, which takes the game's termination marker
 /// (`1/2-1/2` for the draw markers `1/2` and `½-½`), or `*` without one.
 pub fn unknown_value<'a>(name: &str, game: &Game, src: &'a str) -> &'a str {
     match (name, game.result_node().map(|n| &src[n.range])) {
-        ("Result", Some(marker @ ("1-0" | "0-1" | "1/2-1/2" | "*"))) => marker,
-        ("Result", Some(_)) => "1/2-1/2",
+        ("Result", Some(marker)) => standard_marker(marker),
         _ => SEVEN_TAG_ROSTER.iter().find(|(n, _)| *n == name).map_or("?", |(_, unknown)| unknown),
     }
 }

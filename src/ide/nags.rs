@@ -36,8 +36,8 @@ pub fn symbol_nag(symbol: &str) -> Option<u32> {
     Some(match symbol {
         "=" => 10,
         "∞" => 13,
-        "+=" | "⩲" => 14,
-        "=+" | "⩱" => 15,
+        "+=" | "+/=" | "⩲" => 14,
+        "=+" | "=/+" | "⩱" => 15,
         "+/-" | "±" => 16,
         "-/+" | "∓" => 17,
         "+-" => 18,
@@ -271,6 +271,8 @@ mod tests {
             assert_eq!(nag_meaning(nag).unwrap().glyph, Some(suffix));
         }
         assert_eq!(symbol_nag("±"), symbol_nag("+/-"));
+        assert_eq!(symbol_nag("⩲"), symbol_nag("+/="));
+        assert_eq!(symbol_nag("⩱"), symbol_nag("=/+"));
         assert_eq!(
             nag_meaning(symbol_nag("-+").unwrap()).unwrap().text,
             "Black has a decisive advantage"

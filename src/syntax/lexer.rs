@@ -104,7 +104,7 @@ pub enum TokenKind {
     #[regex(r"!!|\?\?|!\?|\?!|!|\?")]
     Suffix,
     /// Evaluation symbols written as glyphs instead of NAGs.
-    #[regex(r"\+-|-\+|\+/-|-/\+|\+=|=\+|=|±|∓|⩲|⩱|∞|=/∞|∞/=|□|⨀|⟳|→|↑|⇆|⊕|∆|⌓|△|⇔")]
+    #[regex(r"\+-|-\+|\+/-|-/\+|\+=|=\+|\+/=|=/\+|=|±|∓|⩲|⩱|∞|=/∞|∞/=|□|⨀|⟳|→|↑|⇆|⊕|∆|⌓|△|⇔")]
     Glyph,
     /// `e.p.` written after an en-passant capture.
     #[token("e.p.")]

@@ -17,5 +17,6 @@ pub use incremental::{Edit, GameOffsets, GameStarts, Splice, TextSource, parse_g
 pub use lexer::{Lexer, Token, TokenKind, is_tag_line, lex};
 pub use parser::{parse_game, parse_games, string_over_limit};
 pub use tree::{
-    Game, Node, NodeKind, Tag, TagSectionNote, escape_string, suffix_nag, unescape_string,
+    Game, Node, NodeKind, Tag, TagSectionNote, escape_string, standard_marker, suffix_nag,
+    unescape_string,
 };

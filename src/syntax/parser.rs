@@ -17,7 +17,7 @@ use super::entity;
 use super::first_tags::FirstTags;
 use super::lexer::{RawLexer, Token, TokenKind, at_line_start, is_tag_line, tag_name_len};
 use super::line_lengths::{IMPORT_LIMIT, LineLengths};
-use super::tree::{Game, Node, NodeKind, Tag, TagSectionNote, escape_string};
+use super::tree::{Game, Node, NodeKind, Tag, TagSectionNote, escape_string, standard_marker};
 use crate::text::{TextEdit, TextRange, char_count, first_space};
 
 /// Room for the tags of a typical game, so that their vectors are not regrown tag by tag.
@@ -809,7 +809,7 @@ impl<'a> Parser<'a> {
                         .map_or(self.src.len(), |i| t.range.end as usize + i);
                     self.result_line_end = Some(line_end as u32);
                 }
-                if matches!(text, "1/2" | "½-½") {
+                if standard_marker(text) != text {
                     let fix = TextEdit::new(t.range, "1/2-1/2");
                     self.push(
                         Diagnostic::new(

@@ -96,6 +96,15 @@ pub fn suffix_nag(suffix: &str) -> Option<u8> {
     })
 }
 
+/// A termination marker as the standard writes it (§8.2.6): `1/2-1/2` for the import forms of
+/// the draw, `1/2` and `½-½`; the others as they are.
+pub fn standard_marker(marker: &str) -> &str {
+    match marker {
+        "1/2" | "½-½" => "1/2-1/2",
+        other => other,
+    }
+}
+
 /// What a movetext node is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
