@@ -271,4 +271,19 @@ mod tests {
         assert_eq!(recycled, fresh);
         assert_eq!(buffers.spare().len(), 1, "the formatted games' buffer comes back each time");
     }
+
+    /// The byte order mark is kept, and a `%` after it opens an escape line (§6) of the game
+    /// that follows, as it does for `check`, which reads the text without the mark.
+    #[test]
+    fn an_escape_line_after_the_byte_order_mark_is_formatted_with_its_game() {
+        let text = "\u{FEFF}% exported by some program\n[Event \"e\"]\n[Result \"*\"]\n\n1.e4 *\n";
+        let options = FormatOptions::default();
+        let games: Vec<FormattedGame<'_>> = format_games(text, &options).collect();
+        assert_eq!(games.len(), 1);
+        let GameOutput::Formatted(formatted) = &games[0].output else {
+            panic!("the game is kept: {:?}", games[0].output);
+        };
+        assert!(formatted.starts_with("\u{FEFF}% exported by some program\n[Event \"e\"]\n[Site"));
+        assert!(formatted.ends_with("\n\n1. e4 *\n\n"), "{formatted}");
+    }
 }

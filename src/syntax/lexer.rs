@@ -167,9 +167,14 @@ pub(super) fn tag_name_len(text: &[u8]) -> usize {
     text.iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count()
 }
 
-/// Whether `offset` is at the start of a line of `source`.
+/// Whether `offset` is at the start of a line of `source`. A byte order mark opening a line
+/// (the file's, or that of a file joined to another) is not text: what follows it starts the
+/// line, as editors show it (a `%` there opens an escape line, §6).
 pub fn at_line_start(source: &[u8], offset: usize) -> bool {
-    offset == 0 || matches!(source[offset - 1], b'\n' | b'\r')
+    const BOM: &[u8] = "\u{FEFF}".as_bytes();
+    offset == 0
+        || matches!(source[offset - 1], b'\n' | b'\r')
+        || (source[..offset].ends_with(BOM) && at_line_start(source, offset - BOM.len()))
 }
 
 fn lex_brace_comment(lex: &mut logos::Lexer<TokenKind>) -> TokenKind {
@@ -507,6 +512,12 @@ mod tests {
     #[test]
     fn escape_only_in_first_column() {
         assert_eq!(kinds("%x y\na % b")[0], (Escape, "%x y"));
+        assert_eq!(kinds("\u{FEFF}%x y\n")[1], (Escape, "%x y"), "after the byte order mark");
+        assert_eq!(
+            kinds("e4\n\u{FEFF}%x").last(),
+            Some(&(Escape, "%x")),
+            "after a joined file's mark"
+        );
         assert!(kinds("%x y\na % b").contains(&(Unknown, "%")));
     }
 
