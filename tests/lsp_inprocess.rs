@@ -236,6 +236,22 @@ fn hovers_are_markdown() {
 }
 
 #[test]
+fn a_client_that_shows_no_markdown_gets_hovers_in_plain_text() {
+    let text = "[Event \"x\"]\n\n1. e4 $14 *\n";
+    let mut client = connect();
+    let plain = json!({ "textDocument": { "hover": { "contentFormat": ["plaintext"] } } });
+    client.initialize(plain, Value::Null);
+    client.open(URI, text);
+    let at = position(text, text.find("e4").unwrap(), "utf-16");
+    let hover = client
+        .call("textDocument/hover", json!({ "textDocument": { "uri": URI }, "position": at }));
+    assert_eq!(hover["contents"]["kind"], "plaintext");
+    let value = hover["contents"]["value"].as_str().unwrap();
+    assert!(value.starts_with("1. e4\n\nBlack to move.\n\n8 r n b q k b n r\n"), "{value}");
+    assert!(!value.contains(['`', '*']), "{value}");
+}
+
+#[test]
 fn shutdown_with_null_params_is_answered() {
     let mut client = start(Value::Null);
     client.send(&json!({ "jsonrpc": "2.0", "id": 7, "method": "shutdown", "params": null }));

@@ -27,6 +27,29 @@ pub struct Hover {
     pub markdown: String,
 }
 
+impl Hover {
+    /// The hover as plain text, for a client that shows no Markdown: the Markdown this module
+    /// writes (`**bold**`, `` `code` ``, fenced blocks) without its marks. Text inside code is
+    /// kept as it is.
+    pub fn plain_text(&self) -> String {
+        let mut out = String::with_capacity(self.markdown.len());
+        for line in self.markdown.split_inclusive('\n') {
+            if line.trim_end().starts_with("```") {
+                continue;
+            }
+            // Outside a code span `**` is bold; inside one everything is text.
+            for (i, part) in line.split('`').enumerate() {
+                if i % 2 == 1 {
+                    out.push_str(part);
+                } else {
+                    out.push_str(&part.replace("**", ""));
+                }
+            }
+        }
+        out.trim_end().to_owned()
+    }
+}
+
 /// The hover at `offset` of the document `text`, whose analysis is `analysis`.
 pub fn hover(analysis: &DocumentAnalysis, text: &dyn TextSource, offset: u32) -> Option<Hover> {
     let (start, _) = analysis.game_at(offset)?;
@@ -211,4 +234,18 @@ fn fen_tag_markdown(value: &str) -> String {
     };
     let side = color_name(fen.as_setup().turn);
     format!("Start position (§16.1): {side} to move.\n\n{}", position_markdown(&fen))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_text_drops_the_markdown_marks_but_not_the_text_in_code() {
+        let hover =
+            |markdown: &str| Hover { range: TextRange::empty(0), markdown: markdown.into() };
+        let board = "**1. e4**\n\nBlack to move.\n\n```text\n8 r n\n```\n\n```text\nfen\n```";
+        assert_eq!(hover(board).plain_text(), "1. e4\n\nBlack to move.\n\n8 r n\n\nfen");
+        assert_eq!(hover("`**x`: a symbol").plain_text(), "**x: a symbol");
+    }
 }

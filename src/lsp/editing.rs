@@ -29,6 +29,9 @@ pub struct ClientSupport {
     /// Completion items as snippets with tab stops; else as plain text (Emacs's Eglot asks for
     /// snippets only where yasnippet is installed).
     pub snippets: bool,
+    /// Hovers in Markdown: unless the client lists the formats it shows and Markdown is not
+    /// among them (Eglot without markdown-mode); then in plain text.
+    pub markdown_hovers: bool,
 }
 
 impl ClientSupport {
@@ -40,9 +43,15 @@ impl ClientSupport {
             .as_ref()
             .and_then(|t| t.completion.as_ref())
             .and_then(|c| c.completion_item.as_ref());
+        let hover_formats = capabilities
+            .text_document
+            .as_ref()
+            .and_then(|t| t.hover.as_ref())
+            .and_then(|h| h.content_format.as_ref());
         ClientSupport {
             document_changes: workspace_edit.and_then(|w| w.document_changes) == Some(true),
             snippets: completion_item.and_then(|c| c.snippet_support) == Some(true),
+            markdown_hovers: hover_formats.is_none_or(|f| f.contains(&lsp::MarkupKind::Markdown)),
         }
     }
 }

@@ -195,16 +195,18 @@ impl LanguageServer for Server {
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
         let at = params.text_document_position_params;
-        let encoding = self.encoding();
+        let (encoding, markdown) = (self.encoding(), self.client().markdown_hovers);
         self.read(&at.text_document.uri, "hover", |doc| {
             let positions = doc.positions(encoding);
             let offset = positions.offset(at.position) as u32;
             let hover = ide::hover(&doc.analysis, &doc.rope, offset)?;
+            let contents = if markdown {
+                MarkupContent { kind: MarkupKind::Markdown, value: hover.markdown }
+            } else {
+                MarkupContent { kind: MarkupKind::PlainText, value: hover.plain_text() }
+            };
             Some(Hover {
-                contents: HoverContents::Markup(MarkupContent {
-                    kind: MarkupKind::Markdown,
-                    value: hover.markdown,
-                }),
+                contents: HoverContents::Markup(contents),
                 range: Some(positions.range(hover.range)),
             })
         })

@@ -23,7 +23,8 @@ pub fn vscode_capabilities() -> Value {
         "workspace": { "workspaceEdit": { "documentChanges": true } },
         "textDocument": {
             "publishDiagnostics": { "relatedInformation": true, "versionSupport": true },
-            "completion": { "completionItem": { "snippetSupport": true } }
+            "completion": { "completionItem": { "snippetSupport": true } },
+            "hover": { "contentFormat": ["markdown", "plaintext"] }
         }
     })
 }
