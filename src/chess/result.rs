@@ -1,5 +1,6 @@
 //! The game's result: the Result tag against the termination marker (§8.2.6: they must agree),
-//! the marker against a final checkmate or stalemate, and the PlyCount tag (§9.9.3).
+//! the marker (or, without one, the tag) against a final checkmate or stalemate, and the
+//! PlyCount tag (§9.9.3).
 
 use super::replay::Replayed;
 use super::tags::KnownTags;
@@ -24,6 +25,7 @@ pub fn check(known: &KnownTags<'_>, src: &str, replayed: &Replayed, out: &mut Ve
         Outcome::Stalemate => Some(("1/2-1/2", "stalemate: a draw".to_owned())),
         Outcome::Open | Outcome::Unknown => None,
     };
+    let decided = decided.as_ref().map(|(expected, why)| (*expected, why.as_str()));
 
     if let (Some((marker_range, marker)), Some(tag), Some(value)) =
         (marker, tag, tag_value.as_deref())
@@ -80,6 +82,24 @@ pub fn check(known: &KnownTags<'_>, src: &str, replayed: &Replayed, out: &mut Ve
                 format!("the game ends in {why}, but the result says {marker}"),
             )
             .with_fix(format!("Write {expected}"), edits),
+        );
+    }
+
+    // Without a marker, the Result tag is the game's result: the marker a fix adds copies it.
+    if let (Some((expected, why)), None, Some(tag), Some(value)) =
+        (decided, marker, tag, tag_value.as_deref())
+        && STANDARD.contains(&value)
+        && value != "*"
+        && value != expected
+        && let Some(inner) = tag.value_inner(src)
+    {
+        out.push(
+            Diagnostic::new(
+                Code::ResultContradictsPosition,
+                inner,
+                format!("the game ends in {why}, but its Result tag says {value}"),
+            )
+            .with_fix(format!("Write {expected}"), vec![TextEdit::new(inner, expected)]),
         );
     }
 
