@@ -1,5 +1,7 @@
 //! Tag-pair values (§8.1.1, §9): the shapes the standard gives them, and the Seven Tag Roster.
 
+use std::borrow::Cow;
+
 use super::start::insert_line_before;
 use crate::syntax::{Code, Diagnostic, Game, NodeKind, Tag, escape_string, excerpt};
 use crate::text::{TextEdit, TextRange};
@@ -70,7 +72,7 @@ pub fn check(game: &Game, src: &str, known: &KnownTags<'_>, out: &mut Vec<Diagno
             out.push(Diagnostic::new(
                 Code::InvalidTagValue,
                 range,
-                format!("{} \"{}\": {}", excerpt(name), excerpt(&value), shape.expected()),
+                format!("{} \"{}\": {}", excerpt(name), excerpt(&value), shape.complaint(&value)),
             ));
         }
     }
@@ -140,10 +142,19 @@ impl Shape {
         }
     }
 
+    /// What is wrong with `value`, which does not fit this shape: for a date, what it names that
+    /// does not exist, or else what a value of the shape looks like.
+    fn complaint(self, value: &str) -> Cow<'static, str> {
+        match self {
+            Shape::Date => date_error(value).map_or(Cow::Borrowed(DATE_SHAPE), DateError::message),
+            _ => Cow::Borrowed(self.expected()),
+        }
+    }
+
     /// What a value of this shape looks like.
     fn expected(self) -> &'static str {
         match self {
-            Shape::Date => "a date is YYYY.MM.DD, with ? for unknown digits (§8.1.1.3)",
+            Shape::Date => DATE_SHAPE,
             Shape::Time => "a time is HH:MM:SS (§9.5.1)",
             Shape::Round => "a round is a number, dotted numbers like 3.1, ? or - (§8.1.1.4)",
             Shape::Result => "the result is 1-0, 0-1, 1/2-1/2 or * (§8.1.1.7)",
@@ -179,14 +190,141 @@ fn three_fields(v: &str, sep: char) -> Option<[&str; 3]> {
     (!c.contains(sep)).then_some([a, b, c])
 }
 
+/// What a date looks like (§8.1.1.3).
+const DATE_SHAPE: &str = "a date is YYYY.MM.DD, with ? for unknown digits (§8.1.1.3)";
+
+/// Whether `v` is a date (§8.1.1.3) that exists, or could once its unknown digits are known.
 fn is_date(v: &str) -> bool {
-    let Some([y, m, d]) = three_fields(v, '.') else { return false };
-    let field = |s: &str, len: usize, max: u32| {
-        s.len() == len
-            && s.bytes().all(|c| c.is_ascii_digit() || c == b'?')
-            && (s.contains('?') || s.parse::<u32>().is_ok_and(|n| (len == 4 || n >= 1) && n <= max))
-    };
-    field(y, 4, 9999) && field(m, 2, 12) && field(d, 2, 31)
+    date_error(v).is_none()
+}
+
+/// Why `v` is not a date (§8.1.1.3), or `None` when it is one: a day that exists, or could once
+/// its unknown digits (`?`) are known. Runs on every game: nothing is allocated.
+fn date_error(v: &str) -> Option<DateError<'_>> {
+    let Some([y, m, d]) = three_fields(v, '.') else { return Some(DateError::Shape) };
+    if !(is_digit_field(y, 4) && is_digit_field(m, 2) && is_digit_field(d, 2)) {
+        return Some(DateError::Shape);
+    }
+    let months = readings(m.as_bytes(), 12);
+    if months == 0 {
+        return Some(DateError::NoMonth(m));
+    }
+    let days = readings(d.as_bytes(), 31);
+    if days == 0 {
+        return Some(DateError::NoDay(d));
+    }
+    // Every month has the 28th: only a later first reading of the day can fall past its end.
+    let first_day = days.trailing_zeros();
+    if first_day <= 28 {
+        return None;
+    }
+    let longest =
+        (1..=12).filter(|&n| months & 1 << n != 0).map(|n| month_days(n, y)).fold(0, u32::max);
+    // Two or more readings of the month include one of 31 days (`?1` January, `?2` December,
+    // `0?` January, `1?` October): only a month read one way has too few days.
+    (longest < first_day)
+        .then(|| DateError::PastMonthEnd { month: months.trailing_zeros(), year: y })
+}
+
+/// Why a value is not a date.
+enum DateError<'v> {
+    /// Not `YYYY.MM.DD` with digits or `?`.
+    Shape,
+    /// A month field no month from 1 to 12 can be, as written.
+    NoMonth(&'v str),
+    /// A day field no day from 1 to 31 can be, as written.
+    NoDay(&'v str),
+    /// A day past the end of `month` (1 to 12) in the year written `year`.
+    PastMonthEnd { month: u32, year: &'v str },
+}
+
+impl DateError<'_> {
+    /// The error in words.
+    fn message(self) -> Cow<'static, str> {
+        match self {
+            DateError::Shape => Cow::Borrowed(DATE_SHAPE),
+            DateError::NoMonth(m) => format!("there is no month {m}").into(),
+            DateError::NoDay(d) => format!("there is no day {d}").into(),
+            DateError::PastMonthEnd { month: 2, year } => february_days(year),
+            DateError::PastMonthEnd { month, year } => {
+                format!("{} has {} days", MONTHS[month as usize - 1], month_days(month, year))
+                    .into()
+            }
+        }
+    }
+}
+
+/// How many days February has in the year written `year`, said for a day past its end.
+fn february_days(year: &str) -> Cow<'static, str> {
+    let leap = can_be_leap(year.as_bytes());
+    if !year.contains('?') {
+        format!("February {year} has {} days", if leap { 29 } else { 28 }).into()
+    } else if leap {
+        Cow::Borrowed("February has at most 29 days")
+    } else {
+        format!("February has 28 days: no year {year} is a leap year").into()
+    }
+}
+
+/// The months' names, January first.
+const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
+/// Whether `field` is `len` characters, each a digit or `?` for an unknown one (§8.1.1.3).
+fn is_digit_field(field: &str, len: usize) -> bool {
+    field.len() == len && field.bytes().all(|c| c.is_ascii_digit() || c == b'?')
+}
+
+/// The numbers from 1 to `max` (at most 31) the digit field `field` can be, as the bits
+/// `1 << n`: one at most when it has no `?`, none when it is out of range.
+fn readings(field: &[u8], max: u32) -> u32 {
+    if !field.contains(&b'?') {
+        let n = field.iter().fold(0, |n, &c| n * 10 + u32::from(c - b'0'));
+        return if (1..=max).contains(&n) { 1 << n } else { 0 };
+    }
+    (1..=max).filter(|&n| can_read(field, n)).fold(0, |bits, n| bits | 1 << n)
+}
+
+/// Whether the digit field `field` can be `n` written with as many digits, each `?` standing
+/// for any digit.
+fn can_read(field: &[u8], n: u32) -> bool {
+    let rest = field
+        .iter()
+        .rev()
+        .try_fold(n, |n, &c| (c == b'?' || u32::from(c - b'0') == n % 10).then_some(n / 10));
+    rest == Some(0)
+}
+
+/// The days of month `month` (1 to 12) in the year written `year`: February's 29 when that can
+/// be a leap year.
+fn month_days(month: u32, year: &str) -> u32 {
+    match month {
+        2 if can_be_leap(year.as_bytes()) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// Whether the four-digit year field `year` can be a leap year of the Gregorian calendar: one
+/// divisible by 4, except the hundreds not divisible by 400. Its last two digits and its
+/// hundreds are tried apart, at most 50 readings.
+fn can_be_leap(year: &[u8]) -> bool {
+    let (hundreds, last) = year.split_at(2);
+    (4..100).step_by(4).any(|n| can_read(last, n))
+        || can_read(last, 0) && (0..100).step_by(4).any(|n| can_read(hundreds, n))
 }
 
 fn is_time(v: &str) -> bool {
@@ -371,6 +509,22 @@ mod tests {
             ("Date", "2024.01.31"),
             ("Date", "????.??.??"),
             ("Date", "1992.??.??"),
+            ("Date", "2024.02.29"),
+            ("Date", "2000.02.29"),
+            ("Date", "????.02.29"),
+            ("Date", "202?.02.29"),
+            ("Date", "??00.02.29"),
+            ("Date", "2023.02.28"),
+            ("Date", "2023.02.2?"),
+            ("Date", "2024.04.30"),
+            ("Date", "2024.04.3?"),
+            ("Date", "2024.?4.30"),
+            ("Date", "2024.?2.31"),
+            ("Date", "2024.1?.31"),
+            ("Date", "2024.??.31"),
+            ("Date", "2024.12.31"),
+            ("EventDate", "2023.??.??"),
+            ("UTCDate", "2024.02.29"),
             ("Time", "13:05:59"),
             ("Round", "3.1"),
             ("ECO", "B33"),
@@ -387,6 +541,22 @@ mod tests {
         for (name, bad) in [
             ("Date", "2024-01-31"),
             ("Date", "2024.13.01"),
+            ("Date", "2024.00.10"),
+            ("Date", "2024.2?.01"),
+            ("Date", "2024.01.00"),
+            ("Date", "2024.01.32"),
+            ("Date", "2024.01.4?"),
+            ("Date", "2023.02.29"),
+            ("Date", "1900.02.29"),
+            ("Date", "???1.02.29"),
+            ("Date", "2024.02.30"),
+            ("Date", "????.02.3?"),
+            ("Date", "2024.04.31"),
+            ("Date", "2024.?4.31"),
+            ("Date", "2024.1.01"),
+            ("Date", "2024.01.01.01"),
+            ("EventDate", "2023.02.29"),
+            ("UTCDate", "2024.06.31"),
             ("Time", "25:00:00"),
             ("Round", "first"),
             ("ECO", "F00"),
@@ -397,6 +567,79 @@ mod tests {
             ("Termination", "won by resignation"),
         ] {
             assert!(Shape::of(name).is_some_and(|s| !s.fits(bad)), "{name} {bad}");
+        }
+    }
+
+    /// A date that does not exist is told what is wrong with it; one of the wrong shape, what a
+    /// date looks like.
+    #[test]
+    fn date_complaints() {
+        for (value, complaint) in [
+            ("2024.13.01", "there is no month 13"),
+            ("2024.00.01", "there is no month 00"),
+            ("2024.2?.01", "there is no month 2?"),
+            ("2024.01.32", "there is no day 32"),
+            ("2024.01.00", "there is no day 00"),
+            ("2023.02.29", "February 2023 has 28 days"),
+            ("1900.02.29", "February 1900 has 28 days"),
+            ("2024.02.30", "February 2024 has 29 days"),
+            ("????.02.30", "February has at most 29 days"),
+            ("???1.02.29", "February has 28 days: no year ???1 is a leap year"),
+            ("2024.04.31", "April has 30 days"),
+            ("2024.?9.31", "September has 30 days"),
+            ("2024-01-31", DATE_SHAPE),
+            ("24.01.31", DATE_SHAPE),
+        ] {
+            assert!(!Shape::Date.fits(value), "{value}");
+            assert_eq!(Shape::Date.complaint(value), complaint, "{value}");
+        }
+        assert_eq!(Shape::Time.complaint("25:00:00"), Shape::Time.expected());
+    }
+
+    /// A year can be a leap year when some reading of its unknown digits is one (Gregorian).
+    #[test]
+    fn leap_years() {
+        for year in ["2024", "2000", "1600", "0000", "????", "190?", "?600", "1?00", "???6"] {
+            assert!(can_be_leap(year.as_bytes()), "{year}");
+        }
+        for year in ["2023", "1900", "2100", "1800", "???1", "19?1", "1?02", "?100", "?900"] {
+            assert!(!can_be_leap(year.as_bytes()), "{year}");
+        }
+    }
+
+    /// A date is accepted when some reading of its unknown digits is a day of the Gregorian
+    /// calendar, as a search through every reading finds: every month and day field of two
+    /// characters from digits and `?`, in years of every kind.
+    #[test]
+    fn dates_are_accepted_when_some_reading_exists() {
+        let is_leap =
+            |y: u32| y.is_multiple_of(4) && (!y.is_multiple_of(100) || y.is_multiple_of(400));
+        let reads = |field: &str, n: u32| {
+            let digits = format!("{n:0width$}", width = field.len());
+            field.chars().zip(digits.chars()).all(|(f, d)| f == '?' || f == d)
+        };
+        let symbols = "0123456789?".chars();
+        let fields: Vec<String> =
+            symbols.clone().flat_map(|a| symbols.clone().map(move |b| format!("{a}{b}"))).collect();
+        let readings: Vec<Vec<u32>> =
+            fields.iter().map(|f| (1..=31).filter(|&n| reads(f, n)).collect()).collect();
+        for year in ["2024", "2023", "1900", "2000", "????", "???1", "19?0", "?900", "0000"] {
+            let leap = (0..10_000).any(|y| reads(year, y) && is_leap(y));
+            let days = |m: u32| match m {
+                2 => 28 + u32::from(leap),
+                4 | 6 | 9 | 11 => 30,
+                _ => 31,
+            };
+            for (month, months) in fields.iter().zip(&readings) {
+                for (day, days_read) in fields.iter().zip(&readings) {
+                    let exists = months
+                        .iter()
+                        .filter(|&&m| m <= 12)
+                        .any(|&m| days_read.iter().any(|&d| d <= days(m)));
+                    let date = format!("{year}.{month}.{day}");
+                    assert_eq!(is_date(&date), exists, "{date}");
+                }
+            }
         }
     }
 }

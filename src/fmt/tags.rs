@@ -17,9 +17,7 @@ use super::FormatOptions;
 use super::comment;
 use super::doc::{Doc, Sep};
 use crate::chess::SEVEN_TAG_ROSTER;
-use crate::syntax::{
-    Game, NodeKind, Tag, TagSectionNote, escape_string, standard_marker, string_over_limit,
-};
+use crate::syntax::{Game, NodeKind, Tag, TagSectionNote, escape_string, standard_marker};
 
 /// The value given to a roster tag the game lacks: the roster's unknown value (`?`,
 /// `????.??.??`, §8.1.1), except for the Result tag, which takes the game's termination marker
@@ -155,21 +153,12 @@ fn place(note: &TagSectionNote, input_tags: usize, printed_last: Option<usize>) 
 
 /// A tag's value as an escaped string token (§7): its own token when that has no backslash
 /// (without one, it holds no quote either: a stray quote is a structural error), else its value
-/// escaped again (`\x` becomes `\\x`), unless that would take the token over the 255
-/// characters it keeps to: formatting never adds a diagnostic.
+/// escaped again (`\x` becomes `\\x`). The string's data stays the same, and so does its
+/// length as the import format's limit counts it.
 fn value_token<'s>(tag: &Tag, src: &'s str) -> Cow<'s, str> {
-    let token = tag.value.map(|range| &src[range]);
-    if let Some(token) = token.filter(|t| !t.contains('\\')) {
-        return Cow::Borrowed(token);
-    }
-    let escaped = escape_string(&tag.value(src));
-    match token {
-        Some(token)
-            if string_over_limit(&escaped).is_some() && string_over_limit(token).is_none() =>
-        {
-            Cow::Borrowed(token)
-        }
-        _ => Cow::Owned(escaped),
+    match tag.value.map(|range| &src[range]) {
+        Some(token) if !token.contains('\\') => Cow::Borrowed(token),
+        _ => Cow::Owned(escape_string(&tag.value(src))),
     }
 }
 

@@ -86,15 +86,15 @@ codes! {
     InvalidTagName = "invalid-tag-name", Warning, "A tag name with characters other than letters, digits and _.";
     DuplicateTag = "duplicate-tag", Warning, "The same tag twice in one game.";
     MissingTag = "missing-tag", Information, "A tag of the Seven Tag Roster is missing.";
-    InvalidTagValue = "invalid-tag-value", Warning, "A tag value of the wrong shape (dates, times, Elo, ECO, TimeControl, ...).";
+    InvalidTagValue = "invalid-tag-value", Warning, "A tag value of the wrong shape (dates, times, Elo, ECO, TimeControl, ...), or a date that does not exist.";
     PlycountMismatch = "plycount-mismatch", Warning, "The PlyCount tag differs from the number of half-moves played.";
     InvalidFen = "invalid-fen", Error, "A FEN tag that cannot be read or describes an impossible position.";
     SetupMismatch = "setup-mismatch", Warning, "A FEN tag without SetUp \"1\", or SetUp \"1\" without a FEN tag.";
     NagOutOfRange = "nag-out-of-range", Warning, "A NAG above $255.";
     EmptyVariation = "empty-variation", Warning, "A variation with no moves: ().";
     UnsupportedVariant = "unsupported-variant", Information, "A Variant whose rules are not checked; its moves are not judged.";
-    LineTooLong = "line-too-long", Hint, "A line over 255 characters (the import-format limit, §4.3).";
-    StringTooLong = "string-too-long", Hint, "A string over 255 characters (§7).";
+    LineTooLong = "line-too-long", Hint, "A line over 255 characters with its line break (the import-format limit, §4.3).";
+    StringTooLong = "string-too-long", Hint, "A string over 255 characters of data, an escape counting as one (§7).";
     NotUtf8 = "not-utf8", Warning, "The file is not valid UTF-8 and was read as Latin-1 (ISO 8859-1, §4.1).";
 }
 

@@ -7,13 +7,15 @@
 //! looked at (nearly always one byte, already in the cache), a comment's only when it has line
 //! breaks, and a line's length is known when its line break is met: no token's text is searched
 //! for where its line ends. A line is what lies between two `\n`; the `\r`s before the `\n` are
-//! no part of it.
+//! no part of it. The limit counts a line with its line break (§4.3: "255 characters per line
+//! including the newline character"), `\r\n` being one as `\n` is; a last line without one
+//! counts just its characters.
 
 use super::diagnostic::{Code, Diagnostic};
 use super::lexer::{Token, TokenKind};
 use crate::text::{TextRange, char_count};
 
-/// The longest line and string the import format allows (§4.3, §7).
+/// The longest line (with its line break) and string the import format allows (§4.3, §7).
 pub(super) const IMPORT_LIMIT: usize = 255;
 
 /// The lines of one game seen so far.
@@ -22,8 +24,8 @@ pub(super) struct LineLengths {
     /// Where the line being read starts: every line break before it has been met, and every
     /// line before it judged.
     line_start: u32,
-    /// The first long line and its length in characters.
-    first: Option<(TextRange, usize)>,
+    /// The first long line, its length in characters, and whether a line break ends it.
+    first: Option<(TextRange, usize, bool)>,
     long_lines: usize,
 }
 
@@ -41,9 +43,9 @@ impl LineLengths {
                 if start == gap_start + 1 {
                     self.line_break(src, gap_start);
                 } else {
-                    // Every line that ends in the gap lies between the line's start and the
-                    // gap's end: none is long when that is within the limit.
-                    if (start - 1).saturating_sub(self.line_start) > LIMIT {
+                    // Every line that ends in the gap, with its line break, lies between the
+                    // line's start and the gap's end: none is long when that is within the limit.
+                    if start.saturating_sub(self.line_start) > LIMIT {
                         self.breaks_in(src, gap_start, start);
                     }
                     self.line_start = start;
@@ -63,8 +65,9 @@ impl LineLengths {
         if at < self.line_start {
             return;
         }
-        if at - self.line_start > LIMIT {
-            self.judge(src, TextRange::new(self.line_start, at));
+        // With its line break, the line is one byte longer.
+        if at + 1 - self.line_start > LIMIT {
+            self.judge(src, TextRange::new(self.line_start, at), true);
         }
         self.line_start = at + 1;
     }
@@ -80,25 +83,28 @@ impl LineLengths {
         }
     }
 
-    /// Count `line`, longer than the limit in bytes, if it is longer in characters.
+    /// Count `line` (without its line break, if `line_break` ends it), longer than the limit in
+    /// bytes, if it is longer in characters.
     #[cold]
     #[inline(never)]
-    fn judge(&mut self, src: &str, line: TextRange) {
+    fn judge(&mut self, src: &str, line: TextRange, line_break: bool) {
         let text = src[line].trim_end_matches('\r');
-        if text.len() <= IMPORT_LIMIT {
+        // The characters the line may have before its line break.
+        let allowed = IMPORT_LIMIT - usize::from(line_break);
+        if text.len() <= allowed {
             return;
         }
         // Only the first long line's length is told: any other line whose bytes up to the
-        // limit and one more are ASCII is over it, without counting.
-        let ascii_over = self.first.is_some() && text.as_bytes()[..=IMPORT_LIMIT].is_ascii();
+        // characters allowed and one more are ASCII is over it, without counting.
+        let ascii_over = self.first.is_some() && text.as_bytes()[..=allowed].is_ascii();
         if !ascii_over {
             let chars = char_count(text);
-            if chars <= IMPORT_LIMIT {
+            if chars <= allowed {
                 return;
             }
             if self.first.is_none() {
                 let range = TextRange::new(line.start, line.start + text.len() as u32);
-                self.first = Some((range, chars));
+                self.first = Some((range, chars, line_break));
             }
         }
         self.long_lines += 1;
@@ -110,20 +116,26 @@ impl LineLengths {
         if end > gap_start {
             self.breaks_in(src, gap_start, end);
         }
-        // The game's last line ends at `end`.
+        // The game's last line ends at `end`, without a line break in the game.
         if end.saturating_sub(self.line_start) > LIMIT {
-            self.judge(src, TextRange::new(self.line_start, end));
+            self.judge(src, TextRange::new(self.line_start, end), false);
         }
-        let (range, chars) = self.first?;
+        let (range, chars, line_break) = self.first?;
         let others = match self.long_lines - 1 {
             0 => String::new(),
             1 => " (and 1 more line of this game)".to_owned(),
             n => format!(" (and {n} more lines of this game)"),
         };
-        let message =
-            format!("line of {chars} characters; the import format allows {IMPORT_LIMIT}{others}");
+        let message = format!("{}{others}", line_message(chars, line_break));
         Some(Diagnostic::new(Code::LineTooLong, range, message))
     }
+}
+
+/// What is wrong with a line of `chars` characters, and a line break if `line_break`.
+fn line_message(chars: usize, line_break: bool) -> String {
+    let with_break =
+        if line_break { format!(", {} with its line break", chars + 1) } else { String::new() };
+    format!("line of {chars} characters{with_break}; the import format allows {IMPORT_LIMIT}")
 }
 
 #[cfg(test)]
@@ -133,14 +145,16 @@ mod tests {
     use super::*;
     use crate::syntax::parse_games;
 
-    /// The long lines of `text` the plain way: each line, its characters counted.
+    /// The long lines of `text` the plain way: each line, its characters and its line break
+    /// (all but the last have one) counted.
     fn long_lines(text: &str) -> Vec<(TextRange, usize)> {
         let mut start = 0;
         let mut found = Vec::new();
-        for line in text.split('\n') {
+        let lines = text.split('\n').count();
+        for (i, line) in text.split('\n').enumerate() {
             let content = line.trim_end_matches('\r');
             let chars = content.chars().count();
-            if chars > IMPORT_LIMIT {
+            if chars + usize::from(i + 1 < lines) > IMPORT_LIMIT {
                 found.push((TextRange::from(start..start + content.len()), chars));
             }
             start += line.len() + 1;
@@ -218,7 +232,36 @@ mod tests {
         assert_eq!(d.range, TextRange::from(0..long.len() - 1));
         assert_eq!(
             d.message,
-            "line of 311 characters; the import format allows 255 (and 2 more lines of this game)"
+            "line of 311 characters, 312 with its line break; the import format allows 255 (and 2 more lines of this game)"
         );
+    }
+
+    /// §4.3 counts a line with its line break: 254 characters and a line break are within the
+    /// limit, 255 and a line break over it; a last line without a line break may have 255. A
+    /// line break `\r\n` counts as one, as `\n` does.
+    #[test]
+    fn the_line_limit_counts_the_line_break() {
+        // A comment makes a line of `n` characters: `{`, `n - 2` letters, `}`.
+        let line = |n: usize| format!("{{{}}}", "x".repeat(n - 2));
+        let over = "line of 255 characters, 256 with its line break; the import format allows 255";
+        for (text, told) in [
+            (format!("{}\n*\n", line(254)), None),
+            (format!("{}\r\n*\r\n", line(254)), None),
+            (format!("{}\n*\n", line(255)), Some(over)),
+            (format!("{}\r\n*\r\n", line(255)), Some(over)),
+            (format!("* {}", line(253)), None),
+            (
+                format!("* {}", line(254)),
+                Some("line of 256 characters; the import format allows 255"),
+            ),
+        ] {
+            let game = parse_games(&text).next().unwrap().1;
+            let message = game
+                .diagnostics
+                .iter()
+                .find(|d| d.code == Code::LineTooLong)
+                .map(|d| d.message.as_str());
+            assert_eq!(message, told, "{text:?}");
+        }
     }
 }

@@ -15,7 +15,7 @@ mod tree;
 pub use diagnostic::{Code, Diagnostic, Fix, Related, Severity, excerpt};
 pub use incremental::{Edit, GameOffsets, GameStarts, Splice, TextSource, parse_game_at, reparse};
 pub use lexer::{Lexer, Token, TokenKind, is_tag_line, lex};
-pub use parser::{parse_game, parse_games, string_over_limit};
+pub use parser::{parse_game, parse_games};
 pub use tree::{
     Game, Node, NodeKind, Tag, TagSectionNote, escape_string, standard_marker, suffix_nag,
     unescape_string,

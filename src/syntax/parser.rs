@@ -1169,15 +1169,31 @@ fn strip_quote_lookalikes(text: &str) -> &str {
     text.strip_suffix(QUOTES).unwrap_or(text).trim_matches([' ', '\t'])
 }
 
-/// How many characters the string token `raw` holds between its quotes, when they are more than
-/// the import format's 255 (§7); `None` when they are not.
-pub fn string_over_limit(raw: &str) -> Option<usize> {
+/// How many characters of data the string token `raw` holds between its quotes, when they are
+/// more than the import format's 255 (§7); `None` when they are not. An escaped quote or
+/// backslash (`\"`, `\\`) is one character of data.
+fn string_over_limit(raw: &str) -> Option<usize> {
     let inner = &raw[1..if is_closed_string(raw) { raw.len() - 1 } else { raw.len() }];
+    // The data has no more characters than the contents have bytes.
     if inner.len() <= IMPORT_LIMIT {
         return None;
     }
-    let chars = char_count(inner);
+    let chars = char_count(inner) - escapes(inner);
     (chars > IMPORT_LIMIT).then_some(chars)
+}
+
+/// How many escapes (`\"`, `\\`: two characters standing for one, §7) the contents of a string
+/// token hold. A backslash before any other character stands for itself.
+fn escapes(inner: &str) -> usize {
+    let bytes = inner.as_bytes();
+    let (mut count, mut from) = (0, 0);
+    while let Some(found) = memchr::memchr(b'\\', &bytes[from..]) {
+        let backslash = from + found;
+        let escape = matches!(bytes.get(backslash + 1), Some(b'"' | b'\\'));
+        count += usize::from(escape);
+        from = backslash + 1 + usize::from(escape);
+    }
+    count
 }
 
 fn is_closed_string(raw: &str) -> bool {
@@ -1191,6 +1207,35 @@ fn ends_with_escape(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The string-length limit counts a string's data (§7): an escaped quote or backslash is
+    /// one character, a backslash before anything else one too, as is each letter after it.
+    #[test]
+    fn the_string_limit_counts_characters_of_data() {
+        let a = |n| "a".repeat(n);
+        for (data, value) in [
+            (255, a(255)),
+            (256, a(256)),
+            (255, format!("{}\\\"\\\\", a(253))),
+            (256, format!("{}\\\"\\\\", a(254))),
+            (255, format!("\\\"{}\\\"", a(253))),
+            (256, format!("é\\\\{}\\\"", a(253))),
+            (255, format!("\\x{}", a(253))),
+            (256, format!("\\x{}", a(254))),
+        ] {
+            let text = format!("[Annotator \"{value}\"]\n\n*\n");
+            let game = parse_game(&text);
+            let told: Vec<&str> = game
+                .diagnostics
+                .iter()
+                .filter(|d| d.code == Code::StringTooLong)
+                .map(|d| d.message.as_str())
+                .collect();
+            let expected = format!("string of {data} characters; the import format allows 255");
+            let expected: Vec<&str> = if data > 255 { vec![&expected] } else { vec![] };
+            assert_eq!(told, expected, "{value}");
+        }
+    }
 
     #[test]
     fn a_held_token_gives_back_the_token_it_holds() {
