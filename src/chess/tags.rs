@@ -3,7 +3,9 @@
 use std::borrow::Cow;
 
 use super::start::insert_line_before;
-use crate::syntax::{Code, Diagnostic, Game, NodeKind, Tag, escape_string, excerpt};
+use crate::syntax::{
+    Code, Diagnostic, Game, NodeKind, Tag, escape_string, excerpt, standard_marker,
+};
 use crate::text::{TextEdit, TextRange};
 
 /// The Seven Tag Roster in its export order, with the values that mean "unknown" (§8.1.1).
@@ -373,7 +375,7 @@ fn check_roster(game: &Game, src: &str, known: &KnownTags<'_>, out: &mut Vec<Dia
     }
     let marker = game
         .result_node()
-        .map(|n| &src[n.range])
+        .map(|n| standard_marker(&src[n.range]))
         .filter(|m| matches!(*m, "1-0" | "0-1" | "1/2-1/2" | "*"))
         .unwrap_or("*");
     let anchor = game.tags.first().map(|t| t.range).unwrap_or_else(|| first_content(game));
@@ -427,9 +429,16 @@ fn check_roster(game: &Game, src: &str, known: &KnownTags<'_>, out: &mut Vec<Dia
         }
     }
     merged.sort_by_key(|e| e.range.start);
-    out.push(
-        Diagnostic::new(Code::MissingTag, anchor, message).with_fix("Add the missing tags", merged),
-    );
+    let diagnostic = Diagnostic::new(Code::MissingTag, anchor, message);
+    // A `}` without its `{` says the text may be the rest of a comment that a line reading as a
+    // tag pair cut short: tags added there would land inside the comment.
+    let rest_of_a_comment =
+        game.nodes.iter().any(|n| n.kind == NodeKind::Unexpected && &src[n.range] == "}");
+    out.push(if rest_of_a_comment {
+        diagnostic
+    } else {
+        diagnostic.with_fix("Add the missing tags", merged)
+    });
 }
 
 /// Where missing tags go: before the line of a tag (or of the movetext), or after a tag.

@@ -659,12 +659,26 @@ impl<'a> Parser<'a> {
     fn check_comment(&mut self, t: Token) {
         // A comment token holds at least its `{`; bytes, as `}` is ASCII.
         if self.src.as_bytes()[t.range.end as usize - 1] != b'}' {
-            self.error(
-                Code::UnterminatedComment,
-                TextRange::new(t.range.start, t.range.start + 1),
-                "comment without its closing }",
-            );
+            self.unterminated_comment(t);
         }
+    }
+
+    /// A `{` comment without its `}`: it runs to the end of the text, or the lexer ended it
+    /// before a line that reads as a tag pair, the point where a game starts afresh.
+    #[cold]
+    fn unterminated_comment(&mut self, t: Token) {
+        let cut = self.src[t.range.end as usize..].starts_with(['\r', '\n']);
+        let message = if cut {
+            "comment without its closing } before a line that reads as a tag pair: such a line \
+             starts a game, even in a comment"
+        } else {
+            "comment without its closing }"
+        };
+        self.error(
+            Code::UnterminatedComment,
+            TextRange::new(t.range.start, t.range.start + 1),
+            message,
+        );
     }
 
     /// A `{` comment of the movetext just consumed.
