@@ -194,15 +194,21 @@ pub fn analyze(game: &Game, src: &str) -> Analysis {
     }
 }
 
-/// Whether `game` is text between games rather than a game: no tag pairs, no termination
-/// marker, no structural error but stray punctuation, and words or null moves (`--`) where
-/// moves would be, none of which reads as a move. The section titles of old TWIC issues (a
-/// title, then a line of dashes) and notes at the end of a file parse so. Its only diagnostic
-/// is `text-between-games`, in place of the syntax layer's and the analysis's (a missing tag
+/// Whether `game` is text between games rather than a game: no tag pairs, and a movetext that
+/// reads as text ([`movetext_reads_as_text`]). The section titles of old TWIC issues (a title,
+/// then a line of dashes) and notes at the end of a file parse so. Its only diagnostic is
+/// `text-between-games`, in place of the syntax layer's and the analysis's (a missing tag
 /// section and result, a move that is no move), whose fixes would make it a game. Text with a
 /// marker or a move in it is a game, whose errors are reported: a game must not be hidden by a
 /// title written before it.
 pub fn is_text_between_games(game: &Game, src: &str) -> bool {
+    game.tags.is_empty() && movetext_reads_as_text(game, src)
+}
+
+/// Whether the movetext of `game` reads as text rather than moves: no termination marker, no
+/// structural error but stray punctuation, and words or null moves (`--`) where moves would be,
+/// none of which reads as a move.
+pub fn movetext_reads_as_text(game: &Game, src: &str) -> bool {
     // Punctuation in a title or a note is stray text to the parser; an unclosed comment, string
     // or variation may hold games.
     let only_stray_text = || {
@@ -211,8 +217,7 @@ pub fn is_text_between_games(game: &Game, src: &str) -> bool {
     let mut moves =
         game.nodes.iter().filter(|n| matches!(n.kind, NodeKind::Move | NodeKind::NullMove));
     let no_move = |n: &Node| n.kind == NodeKind::NullMove || !reads_as_move(&src[n.range]);
-    game.tags.is_empty()
-        && game.result_node().is_none()
+    game.result_node().is_none()
         && only_stray_text()
         && moves.next().is_some_and(no_move)
         && moves.all(no_move)

@@ -210,6 +210,12 @@ impl<'a> KeptReporter<'a> {
                 game.start as usize,
                 "it is text between games, neither tag pairs nor moves: no game".to_owned(),
             ),
+            KeepReason::WouldBeNoGame => (
+                game.start as usize,
+                "formatted, it would have no tag pair left and no move or termination marker: it \
+                 would read as text between games"
+                    .to_owned(),
+            ),
             KeepReason::NoMovetextLeft => (
                 game.start as usize,
                 "formatted, it would have no movetext: it has no moves and no termination marker"

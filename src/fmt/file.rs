@@ -42,6 +42,9 @@ pub enum KeepReason {
     /// termination marker (only move numbers and commentary), or, in reduced export format,
     /// nothing that format keeps.
     NoMovetextLeft,
+    /// Formatted in reduced export format without added tags, the game would have no tag pair
+    /// left, and its movetext reads as text: it would be read back as text between games.
+    WouldBeNoGame,
 }
 
 /// What became of one game.

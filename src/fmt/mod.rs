@@ -90,6 +90,15 @@ pub(crate) fn format_or_keep(
     if chess::is_text_between_games(game, src) {
         return Err(KeepReason::NotAGame);
     }
+    // Reduced export without added tags drops every tag a game may have but the roster and its
+    // start: a game left with neither would be read back as text between games.
+    if options.reduced
+        && !options.add_missing_tags
+        && !game.tags.iter().any(|t| tags::kept_when_reduced(t.name(src)))
+        && chess::movetext_reads_as_text(game, src)
+    {
+        return Err(KeepReason::WouldBeNoGame);
+    }
     if game.has_structural_errors() {
         // The parser's errors are its structural ones; report the first.
         let first = game.diagnostics.iter().find(|d| d.severity == Severity::Error);
