@@ -5,7 +5,7 @@
 use super::replay::Replayed;
 use super::tags::KnownTags;
 use super::{Outcome, explain};
-use crate::syntax::{Code, Diagnostic};
+use crate::syntax::{Code, Diagnostic, standard_marker};
 use crate::text::TextEdit;
 
 const STANDARD: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
@@ -13,7 +13,8 @@ const STANDARD: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 /// Check the result of a game whose tags are `known` and whose replay found `replayed`.
 pub fn check(known: &KnownTags<'_>, src: &str, replayed: &Replayed, out: &mut Vec<Diagnostic>) {
     let &Replayed { main_line_plies, outcome, marker } = replayed;
-    let marker = marker.map(|range| (range, &src[range]));
+    // A draw written in an import form (`1/2`, `½-½`) is a draw: it is compared as `1/2-1/2`.
+    let marker = marker.map(|range| (range, standard_marker(&src[range])));
     let tag = known.result();
     let tag_value = tag.map(|t| t.value(src));
 
