@@ -209,13 +209,24 @@ pub fn is_text_between_games(game: &Game, src: &str) -> bool {
 /// structural error but stray punctuation, and words or null moves (`--`) where moves would be,
 /// none of which reads as a move.
 pub fn movetext_reads_as_text(game: &Game, src: &str) -> bool {
+    reads_as_text(game, src, game.nodes.iter())
+}
+
+/// [`movetext_reads_as_text`] for the main line alone, as reduced export format leaves it
+/// (§3.2.4: no comments, no variations).
+pub fn main_line_reads_as_text(game: &Game, src: &str) -> bool {
+    let main_line = game.nodes_with_depth().filter(|&(_, _, depth)| depth == 0);
+    reads_as_text(game, src, main_line.map(|(_, node, _)| node))
+}
+
+/// Whether `game`, whose move nodes that count are among `nodes`, reads as text.
+fn reads_as_text<'g>(game: &'g Game, src: &str, nodes: impl Iterator<Item = &'g Node>) -> bool {
     // Punctuation in a title or a note is stray text to the parser; an unclosed comment, string
     // or variation may hold games.
     let only_stray_text = || {
         game.diagnostics.iter().all(|d| d.code == Code::UnexpectedToken || !d.code.is_structural())
     };
-    let mut moves =
-        game.nodes.iter().filter(|n| matches!(n.kind, NodeKind::Move | NodeKind::NullMove));
+    let mut moves = nodes.filter(|n| matches!(n.kind, NodeKind::Move | NodeKind::NullMove));
     let no_move = |n: &Node| n.kind == NodeKind::NullMove || !reads_as_move(&src[n.range]);
     game.result_node().is_none()
         && only_stray_text()

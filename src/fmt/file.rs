@@ -43,7 +43,7 @@ pub enum KeepReason {
     /// nothing that format keeps.
     NoMovetextLeft,
     /// Formatted in reduced export format without added tags, the game would have no tag pair
-    /// left, and its movetext reads as text: it would be read back as text between games.
+    /// left, and its main line reads as text: it would be read back as text between games.
     WouldBeNoGame,
 }
 

@@ -91,11 +91,12 @@ pub(crate) fn format_or_keep(
         return Err(KeepReason::NotAGame);
     }
     // Reduced export without added tags drops every tag a game may have but the roster and its
-    // start: a game left with neither would be read back as text between games.
+    // start, and its variations: a game left with no tag and only words would be read back as
+    // text between games.
     if options.reduced
         && !options.add_missing_tags
         && !game.tags.iter().any(|t| tags::kept_when_reduced(t.name(src)))
-        && chess::movetext_reads_as_text(game, src)
+        && chess::main_line_reads_as_text(game, src)
     {
         return Err(KeepReason::WouldBeNoGame);
     }
