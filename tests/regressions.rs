@@ -103,6 +103,18 @@ fn reduced_export_keeps_the_start_position() {
     assert!(!output.contains("Annotator"), "{output}");
 }
 
+/// Comment text re-filled must not start a line with what reads as a tag pair: neither
+/// `[Event "y"` nor `[ [ [Event "y"`, since a tag line may open with several brackets and
+/// would end the comment (found by the formatter's property test).
+#[test]
+fn a_refilled_comment_starts_no_line_with_brackets_before_a_tag_pair() {
+    let text = "1. a3 ( $0 { 0:01:02] a [\t[ [Event \"y\"} ) *\n";
+    for line_width in [12, 20, 30] {
+        let options = FormatOptions { line_width, ..FormatOptions::default() };
+        format::check(&format::Case { options, text: text.to_owned() });
+    }
+}
+
 /// Text that does not belong in a tag pair is quoted in the message only as an excerpt.
 #[test]
 fn stray_text_in_a_tag_pair_is_quoted_briefly() {

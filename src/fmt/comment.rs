@@ -163,8 +163,17 @@ fn push_words(doc: &mut Doc<'_>, body: &str) {
     let mut words = words(body);
     let mut sep = Sep::Tie;
     let mut in_command = false;
+    // Whether a line starting inside the current run of words of brackets alone would read as
+    // a tag pair: the same from every word of the run, so found once a run.
+    let mut bracket_run: Option<bool> = None;
     while let Some(word) = words.next() {
-        if sep == Sep::Space && (in_command || starts_tag_line(word, words.clone())) {
+        let tag_line = if brackets_only(word) {
+            *bracket_run.get_or_insert_with(|| starts_tag_line(word, words.clone()))
+        } else {
+            bracket_run = None;
+            starts_tag_line(word, words.clone())
+        };
+        if sep == Sep::Space && (in_command || tag_line) {
             sep = Sep::Tie;
         }
         doc.push(sep, word);
@@ -225,13 +234,24 @@ fn starts_tag_line<'w>(word: &str, rest: impl Iterator<Item = &'w str>) -> bool 
     if !word.starts_with('[') {
         return false;
     }
-    // `[`, the name and the opening quote are in three words at most.
+    // The line's words of brackets alone (`[ [ Event "x"` reads as a tag pair too), then the
+    // name and the opening quote, in two words at most.
     let mut probe = String::from(word);
-    for next in rest.take(2) {
+    let mut others = usize::from(!brackets_only(word));
+    for next in rest {
+        others += usize::from(!brackets_only(next));
+        if others > 2 {
+            break;
+        }
         probe.push(' ');
         probe.push_str(next);
     }
     is_tag_line(probe.as_bytes())
+}
+
+/// Whether `word` is one or more `[` and nothing else.
+fn brackets_only(word: &str) -> bool {
+    word.bytes().all(|b| b == b'[')
 }
 
 /// Whether an embedded command `[%...` is still open after `word`.
@@ -276,7 +296,7 @@ mod tests {
 
     #[test]
     fn no_line_inside_a_comment_looks_like_a_tag_pair() {
-        let out = printed("see [Event \"x\"] and [ Site \"y\"]", true, 5);
+        let out = printed("see [Event \"x\"] and [ Site \"y\"] or [ [ [ Round \"z\"]", true, 5);
         for line in out.lines().skip(1) {
             assert!(!is_tag_line(line.as_bytes()), "{out}");
         }
