@@ -17,7 +17,10 @@ use super::entity;
 use super::first_tags::FirstTags;
 use super::lexer::{RawLexer, Token, TokenKind, at_line_start, is_tag_line, tag_name_len};
 use super::line_lengths::{IMPORT_LIMIT, LineLengths};
-use super::tree::{Game, Node, NodeKind, Tag, TagSectionNote, escape_string, standard_marker};
+use super::tree::{
+    Game, Node, NodeKind, Tag, TagSectionNote, escape_string, is_closed_string, standard_marker,
+    string_contents,
+};
 use crate::text::{TextEdit, TextRange, char_count, first_space};
 
 /// Room for the tags of a typical game, so that their vectors are not regrown tag by tag.
@@ -599,7 +602,7 @@ impl<'a> Parser<'a> {
     fn check_tag_string(&mut self, r: TextRange) {
         let raw = self.text(r);
         let closed = is_closed_string(raw);
-        let inner = &raw[1..if closed { raw.len() - 1 } else { raw.len() }];
+        let inner = string_contents(raw);
         let mut stray_quote = false;
         if memchr::memchr2(b'\\', b'"', inner.as_bytes()).is_some() {
             let mut escaped = false;
@@ -619,7 +622,7 @@ impl<'a> Parser<'a> {
                     .with_fix("Add the closing quote", vec![fix]),
             );
         } else if stray_quote {
-            let escaped = super::tree::escape_string(inner);
+            let escaped = escape_string(inner);
             self.push(
                 Diagnostic::new(
                     Code::MalformedTag,
@@ -1187,7 +1190,7 @@ fn strip_quote_lookalikes(text: &str) -> &str {
 /// more than the import format's 255 (§7); `None` when they are not. An escaped quote or
 /// backslash (`\"`, `\\`) is one character of data.
 fn string_over_limit(raw: &str) -> Option<usize> {
-    let inner = &raw[1..if is_closed_string(raw) { raw.len() - 1 } else { raw.len() }];
+    let inner = string_contents(raw);
     // The data has no more characters than the contents have bytes.
     if inner.len() <= IMPORT_LIMIT {
         return None;
@@ -1208,14 +1211,6 @@ fn escapes(inner: &str) -> usize {
         from = backslash + 1 + usize::from(escape);
     }
     count
-}
-
-fn is_closed_string(raw: &str) -> bool {
-    raw.len() >= 2 && raw.ends_with('"') && !ends_with_escape(&raw[..raw.len() - 1])
-}
-
-fn ends_with_escape(s: &str) -> bool {
-    s.bytes().rev().take_while(|&b| b == b'\\').count() % 2 == 1
 }
 
 #[cfg(test)]

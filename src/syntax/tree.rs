@@ -31,22 +31,33 @@ impl Tag {
         self.value.map_or(Cow::Borrowed(""), |r| unescape_string(&src[r]))
     }
 
-    /// The range inside the quotes.
+    /// The range inside the quotes (to the end of the token where it has no closing quote).
     pub fn value_inner(&self, src: &str) -> Option<TextRange> {
         let r = self.value?;
-        let closed = r.len() >= 2 && src[r].ends_with('"');
+        let closed = is_closed_string(&src[r]);
         Some(TextRange::new(r.start + 1, if closed { r.end - 1 } else { r.end }))
     }
 }
 
+/// Whether a string token (from its opening quote) ends with its closing quote: a last `"`
+/// that no backslash escapes (§7: `\"` is a quote inside the string, `\\` a backslash).
+pub fn is_closed_string(token: &str) -> bool {
+    let Some(before_quote) = token.strip_suffix('"').filter(|_| token.len() >= 2) else {
+        return false;
+    };
+    before_quote.bytes().rev().take_while(|&b| b == b'\\').count() % 2 == 0
+}
+
+/// The contents of a string token, between its quotes (to its end where it has no closing
+/// quote).
+pub fn string_contents(token: &str) -> &str {
+    let inner = token.strip_prefix('"').unwrap_or(token);
+    if is_closed_string(token) { &inner[..inner.len() - 1] } else { inner }
+}
+
 /// The contents of a string token (quotes included) with `\"` and `\\` resolved.
 pub fn unescape_string(token: &str) -> Cow<'_, str> {
-    let inner = token.strip_prefix('"').unwrap_or(token);
-    let inner = if inner.ends_with('"') && !inner.ends_with("\\\"") || inner.ends_with("\\\\\"") {
-        &inner[..inner.len() - 1]
-    } else {
-        inner
-    };
+    let inner = string_contents(token);
     if !inner.contains('\\') {
         return Cow::Borrowed(inner);
     }
@@ -248,7 +259,36 @@ impl Game {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
     use crate::syntax::parse_game;
+
+    /// Where a string token ends, its contents, the range of a tag's value inside its quotes
+    /// and the unescaped value agree: a last quote closes the string unless an odd number of
+    /// backslashes escapes it (§7).
+    #[test]
+    fn string_tokens_are_closed_by_a_quote_no_backslash_escapes() {
+        // (the tag's value token, closed, the unescaped value)
+        let cases = [
+            (r#""abc""#, true, "abc"),
+            (r#""abc\""#, false, "abc\""),
+            (r#""abc\\""#, true, "abc\\"),
+            (r#""abc\\\""#, false, "abc\\\""),
+            (r#""abc\\\\""#, true, "abc\\\\"),
+            (r#""""#, true, ""),
+            (r#"""#, false, ""),
+            (r#""\""#, false, "\""),
+            (r#""a\b""#, true, "a\\b"),
+        ];
+        for (token, closed, value) in cases {
+            assert_eq!(is_closed_string(token), closed, "{token}");
+            assert_eq!(unescape_string(token), value, "{token}");
+            let src = format!("[Event {token}");
+            let tag = &parse_game(&src).tags[0];
+            let inner = tag.value_inner(&src).expect("a value");
+            assert_eq!(&src.as_str()[inner], string_contents(token), "{token}");
+            assert_eq!(tag.value(&src), value, "{token}");
+        }
+    }
 
     #[test]
     fn the_result_node_is_the_first_marker_at_the_top_level() {
