@@ -173,6 +173,8 @@ pub struct Replayer<'a, V> {
     /// The languages whose piece letters this game's moves written with another language's
     /// letters (§17) were read in so far.
     languages: notation::Languages,
+    /// The node after the text before the game's moves, if it has any (else 0).
+    leading_text_end: usize,
 }
 
 impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
@@ -190,6 +192,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
             keep_before: visit_positions || has_variations,
             canonical: Vec::with_capacity(16),
             languages: notation::ALL_LANGUAGES,
+            leading_text_end: 0,
         }
     }
 
@@ -248,6 +251,10 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         let node = self.game.nodes[i];
         let text = &self.src[node.range];
         let number = line.pending_number.take();
+        if i < self.leading_text_end {
+            // A word of the text before the game's moves, reported with its first.
+            return false;
+        }
         if line.pos.is_none() {
             self.visit_unjudged(i, depth, line);
             return false;
@@ -259,7 +266,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
             return self.on_null_move(i, depth, line);
         }
         let Some((written, spelled)) = notation::read_spelled(text) else {
-            return self.on_unread_move(i, depth, line, (node.range, text));
+            return self.on_unread_move(i, depth, line, (node.range, text), number.is_some());
         };
         self.play_written(i, depth, line, (node.range, text), written, spelled)
     }
@@ -357,7 +364,18 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         depth: u32,
         line: &mut Line<P>,
         (range, text): (TextRange, &str),
+        numbered: bool,
     ) -> bool {
+        // Words before the main line's first move and its number.
+        if depth == 0
+            && line.last.is_none()
+            && !numbered
+            && let Some(end) = self.leading_text(i)
+        {
+            self.report_leading_text(i, end);
+            self.leading_text_end = end;
+            return false;
+        }
         let pos: &P = line.pos.as_deref().expect("judged lines have a position");
         match other_language_reading(text, pos, line.in_check, &mut self.languages) {
             Ok(written) => self.play_written(i, depth, line, (range, text), written, false),
@@ -366,6 +384,51 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
                 self.break_line(i, depth, line)
             }
         }
+    }
+
+    /// Where the words from node `i` on end (a node index) when none of them reads as a move
+    /// and the game's first move number follows them: text before a game's moves, such as a
+    /// title pasted with the game (`Round 2 games` before `1. e4`; numbers among the words,
+    /// `2`, are read as move numbers, and punctuation is stray text to the parser). The moves
+    /// are then judged from the start, and the words are no moves: not numbered, not visited.
+    fn leading_text(&self, i: usize) -> Option<usize> {
+        let nodes = &self.game.nodes[i..];
+        let scanned = nodes
+            .iter()
+            .take_while(|n| match n.kind {
+                NodeKind::MoveNumber | NodeKind::Unexpected => true,
+                NodeKind::Move => !super::reads_as_move(&self.src[n.range]),
+                _ => false,
+            })
+            .count();
+        // The number of the first move closes the text.
+        let number = scanned.checked_sub(1)?;
+        (number > 0 && nodes[number].kind == NodeKind::MoveNumber).then_some(i + number)
+    }
+
+    /// The text before the game's moves, nodes `i..end`: one `invalid-san`, whose fix makes
+    /// it a comment (other readers lose the game's moves after it: python-chess reads such a
+    /// game as one without moves).
+    #[cold]
+    fn report_leading_text(&mut self, i: usize, end: usize) {
+        let nodes = &self.game.nodes;
+        let range = TextRange::new(nodes[i].range.start, nodes[end - 1].range.end);
+        let text = &self.src[range];
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let message = format!(
+            "\"{}\" before the first move is not a move in any notation this reader knows: \
+             text such as a title belongs in a comment or a tag pair",
+            excerpt(&words.join(" "))
+        );
+        let mut diagnostic = Diagnostic::new(Code::InvalidSan, range, message);
+        // Stray text between the words (`Carlsen - Nakamura`) is part of the comment too, unless
+        // it would close it. In a game without tags the comment would instead end the game
+        // before it, after its termination marker: its `missing-tag` fix comes first.
+        if !self.game.tags.is_empty() && !text.contains('}') {
+            let comment = vec![TextEdit::new(range, format!("{{ {text} }}"))];
+            diagnostic = diagnostic.with_fix("Make it a comment", comment);
+        }
+        self.push(diagnostic);
     }
 
     #[cold]

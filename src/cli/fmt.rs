@@ -202,8 +202,8 @@ impl<'a> KeptReporter<'a> {
             }
             KeepReason::NotNumbered => (
                 game.start as usize,
-                "its moves could not be numbered: from a move that cannot be played on, a move \
-                 number written disagrees with the count"
+                "its moves could not be numbered: text stands before its first move, or a move \
+                 number written after a move that cannot be played on disagrees with the count"
                     .to_owned(),
             ),
             KeepReason::NotAGame => (

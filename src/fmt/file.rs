@@ -28,8 +28,9 @@ pub enum KeepReason {
     /// A structural syntax error (its first one; ranges relative to the whole text, or to the
     /// game from `format_or_keep`).
     SyntaxError(Diagnostic),
-    /// The moves could not be numbered: the chess replay did not reach every move, or move
-    /// numbers written after a move it could not play disagree with its count.
+    /// The moves could not be numbered: the chess replay did not reach every move (text before
+    /// the first move), or move numbers written after a move it could not play disagree with
+    /// its count.
     NotNumbered,
     /// No game: text between games ([`chess::is_text_between_games`]), which formatting would
     /// give a tag section and move numbers.

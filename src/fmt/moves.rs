@@ -36,8 +36,9 @@ impl MoveFact {
 /// reach). Returns whether the game's moves can be numbered: whether the replay reached every
 /// move node, and every move number written after a move the replay could not play, in the
 /// same line, fits the number it counted. Else the game is to be left as it is rather than
-/// misnumbered: after a word that is no move (`Hello 1. c4 c5`), the count is a guess that the
-/// written numbers contradict. Nodes are passed as the replay goes, so that nothing is kept
+/// misnumbered: the words before a game's first move number that the replay reads as text,
+/// not moves (`Hello 1. c4 c5`), are not reached; after a word that is no move
+/// (`1. e4 Hello 3. Nf3`), the count is a guess that the written numbers contradict. Nodes are passed as the replay goes, so that nothing is kept
 /// per move.
 pub(crate) fn walk(game: &Game, src: &str, mut each: impl FnMut(usize, Option<&MoveFact>)) -> bool {
     let mut numbered = true;

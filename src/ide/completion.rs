@@ -366,7 +366,11 @@ fn position_at(src: &str, word: TextRange) -> Option<MoveSlot> {
             slot = Some((visit.before(), visit.depth));
         }
     });
-    let (position, depth) = slot?;
+    // The replay visits every move node but the words before a game's first move number,
+    // which it reads as text (a title): where the placeholder is one of them, a move typed
+    // there is the main line's first, from the start position.
+    let (position, depth) =
+        slot.unwrap_or_else(|| (chess::start_position(&patched_game, &patched), 0));
     let mut depth_after = 0u32;
     let moves_follow = patched_game.nodes[index + 1..].iter().any(|n| {
         match n.kind {
