@@ -22,7 +22,7 @@ mod tags;
 pub use explain::{color_name, role_name};
 pub use move_number::WrittenNumber;
 pub use start::initial_position;
-pub use tags::SEVEN_TAG_ROSTER;
+pub use tags::{SEVEN_TAG_ROSTER, missing_tag_value};
 
 /// The position type used everywhere: standard chess or a variant shakmaty knows.
 pub type Position = VariantPosition;

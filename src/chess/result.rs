@@ -6,7 +6,7 @@ use super::replay::Replayed;
 use super::tags::KnownTags;
 use super::{Outcome, explain};
 use crate::syntax::{Code, Diagnostic, standard_marker};
-use crate::text::TextEdit;
+use crate::text::{TextEdit, TextRange};
 
 const STANDARD: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
@@ -30,7 +30,6 @@ pub fn check(known: &KnownTags<'_>, src: &str, replayed: &Replayed, out: &mut Ve
 
     if let (Some((marker_range, marker)), Some(tag), Some(value)) =
         (marker, tag, tag_value.as_deref())
-        && STANDARD.contains(&marker)
         && STANDARD.contains(&value)
         && marker != value
         && let Some(inner) = tag.value_inner(src)
@@ -76,14 +75,7 @@ pub fn check(known: &KnownTags<'_>, src: &str, replayed: &Replayed, out: &mut Ve
         {
             edits.push(TextEdit::new(inner, expected));
         }
-        out.push(
-            Diagnostic::new(
-                Code::ResultContradictsPosition,
-                marker_range,
-                format!("the game ends in {why}, but the result says {marker}"),
-            )
-            .with_fix(format!("Write {expected}"), edits),
-        );
+        out.push(contradiction(marker_range, (expected, why), "the result", marker, edits));
     }
 
     // Without a marker, the Result tag is the game's result: the marker a fix adds copies it.
@@ -94,14 +86,8 @@ pub fn check(known: &KnownTags<'_>, src: &str, replayed: &Replayed, out: &mut Ve
         && value != expected
         && let Some(inner) = tag.value_inner(src)
     {
-        out.push(
-            Diagnostic::new(
-                Code::ResultContradictsPosition,
-                inner,
-                format!("the game ends in {why}, but its Result tag says {value}"),
-            )
-            .with_fix(format!("Write {expected}"), vec![TextEdit::new(inner, expected)]),
-        );
+        let edits = vec![TextEdit::new(inner, expected)];
+        out.push(contradiction(inner, (expected, why), "its Result tag", value, edits));
     }
 
     if let Some(tag) = known.ply_count
@@ -120,4 +106,21 @@ pub fn check(known: &KnownTags<'_>, src: &str, replayed: &Replayed, out: &mut Ve
             .with_fix(format!("Set PlyCount to {played}"), vec![TextEdit::new(inner, played)]),
         );
     }
+}
+
+/// `result-contradicts-position` at `range`: the game ends in `why`, its result `expected`, but
+/// `where_` (the marker, or the Result tag) says `said`; the fix writes `expected` by `edits`.
+fn contradiction(
+    range: TextRange,
+    (expected, why): (&str, &str),
+    where_: &str,
+    said: &str,
+    edits: Vec<TextEdit>,
+) -> Diagnostic {
+    Diagnostic::new(
+        Code::ResultContradictsPosition,
+        range,
+        format!("the game ends in {why}, but {where_} says {said}"),
+    )
+    .with_fix(format!("Write {expected}"), edits)
 }

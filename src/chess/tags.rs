@@ -366,6 +366,17 @@ fn is_time_control(v: &str) -> bool {
     })
 }
 
+/// The value given to a roster tag the game lacks (by the `missing-tag` fix, and by `fmt`): the
+/// roster's unknown value (`?`, `????.??.??`, §8.1.1), except for the Result tag, which takes
+/// the game's termination marker (`1/2-1/2` for the draw markers `1/2` and `½-½`), or `*`
+/// without one.
+pub fn missing_tag_value<'a>(name: &str, game: &Game, src: &'a str) -> &'a str {
+    match (name, game.result_node()) {
+        ("Result", Some(marker)) => standard_marker(&src[marker.range]),
+        _ => SEVEN_TAG_ROSTER.iter().find(|(n, _)| *n == name).map_or("?", |(_, unknown)| unknown),
+    }
+}
+
 /// The Seven Tag Roster tags a game lacks, as one diagnostic with a fix adding them.
 fn check_roster(game: &Game, src: &str, known: &KnownTags<'_>, out: &mut Vec<Diagnostic>) {
     let missing: Vec<usize> =
@@ -373,11 +384,6 @@ fn check_roster(game: &Game, src: &str, known: &KnownTags<'_>, out: &mut Vec<Dia
     if missing.is_empty() {
         return;
     }
-    let marker = game
-        .result_node()
-        .map(|n| standard_marker(&src[n.range]))
-        .filter(|m| matches!(*m, "1-0" | "0-1" | "1/2-1/2" | "*"))
-        .unwrap_or("*");
     let anchor = game.tags.first().map(|t| t.range).unwrap_or_else(|| first_content(game));
     let names: Vec<&str> = missing.iter().map(|&i| SEVEN_TAG_ROSTER[i].0).collect();
     let message = if game.tags.is_empty() {
@@ -394,9 +400,8 @@ fn check_roster(game: &Game, src: &str, known: &KnownTags<'_>, out: &mut Vec<Dia
     // one insertion, in roster order.
     let mut places: Vec<(Place, Vec<String>)> = Vec::new();
     for &i in &missing {
-        let (name, unknown) = SEVEN_TAG_ROSTER[i];
-        let value = if name == "Result" { marker } else { unknown };
-        let line = format!("[{name} {}]", escape_string(value));
+        let name = SEVEN_TAG_ROSTER[i].0;
+        let line = format!("[{name} {}]", escape_string(missing_tag_value(name, game, src)));
         let later = known.roster[i + 1..].iter().flatten().next();
         let earlier = known.roster[..i].iter().rev().flatten().next();
         let place = match (later, earlier) {

@@ -16,7 +16,7 @@ use super::FormatOptions;
 use super::annotation::nag_digits;
 use super::comment;
 use super::moves::{MoveFact, walk};
-use super::tags::{is_game, kept_when_reduced, roster_names, unknown_value};
+use super::tags::{is_game, kept_when_reduced, roster_names};
 use crate::chess;
 use crate::syntax::{Game, NodeKind, parse_games, standard_marker, suffix_nag};
 
@@ -110,7 +110,9 @@ pub fn expected_content(game: &Game, src: &str, options: &FormatOptions) -> Game
     if options.add_missing_tags && is_game(game) {
         for name in roster_names() {
             if game.tag(name, src).is_none() {
-                content.tags.push((name.to_owned(), unknown_value(name, game, src).to_owned()));
+                content
+                    .tags
+                    .push((name.to_owned(), chess::missing_tag_value(name, game, src).to_owned()));
             }
         }
         content.tags.sort();

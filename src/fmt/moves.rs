@@ -38,8 +38,8 @@ impl MoveFact {
 /// same line, fits the number it counted. Else the game is to be left as it is rather than
 /// misnumbered: the words before a game's first move number that the replay reads as text,
 /// not moves (`Hello 1. c4 c5`), are not reached; after a word that is no move
-/// (`1. e4 Hello 3. Nf3`), the count is a guess that the written numbers contradict. Nodes are passed as the replay goes, so that nothing is kept
-/// per move.
+/// (`1. e4 Hello 3. Nf3`), the count is a guess that the written numbers contradict. Nodes are
+/// passed as the replay goes, so that nothing is kept per move.
 pub(crate) fn walk(game: &Game, src: &str, mut each: impl FnMut(usize, Option<&MoveFact>)) -> bool {
     let mut numbered = true;
     let mut written_number = None;

@@ -16,18 +16,8 @@ use std::borrow::Cow;
 use super::FormatOptions;
 use super::comment;
 use super::doc::{Doc, Sep};
-use crate::chess::SEVEN_TAG_ROSTER;
-use crate::syntax::{Game, NodeKind, Tag, TagSectionNote, escape_string, standard_marker};
-
-/// The value given to a roster tag the game lacks: the roster's unknown value (`?`,
-/// `????.??.??`, §8.1.1), except for the Result tag, which takes the game's termination marker
-/// (`1/2-1/2` for the draw markers `1/2` and `½-½`), or `*` without one.
-pub fn unknown_value<'a>(name: &str, game: &Game, src: &'a str) -> &'a str {
-    match (name, game.result_node().map(|n| &src[n.range])) {
-        ("Result", Some(marker)) => standard_marker(marker),
-        _ => SEVEN_TAG_ROSTER.iter().find(|(n, _)| *n == name).map_or("?", |(_, unknown)| unknown),
-    }
-}
+use crate::chess::{SEVEN_TAG_ROSTER, missing_tag_value};
+use crate::syntax::{Game, NodeKind, Tag, TagSectionNote, escape_string};
 
 /// The roster's tag names, in export order.
 pub(crate) fn roster_names() -> impl Iterator<Item = &'static str> {
@@ -122,7 +112,7 @@ pub(crate) fn write<'g>(
                 }
             }
             TagLine::Added(name) => {
-                write_tag(name, &escape_string(unknown_value(name, game, src)), out)
+                write_tag(name, &escape_string(missing_tag_value(name, game, src)), out)
             }
         }
     }
