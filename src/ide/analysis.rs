@@ -102,19 +102,27 @@ impl DocumentAnalysis {
         let splice = reparse(&*self.games, new_text, edit);
         let removed = splice.first..splice.first + splice.removed;
         // Reparsed games that end before the edit and kept their length kept their text, so
-        // they keep their analysis (the game before the edited one, usually).
-        let mut start = if splice.first < self.games.count() {
+        // they keep their analysis (the game before the edited one, usually), when the line
+        // after each ends before the edit too: a parse looks at that line as well (an
+        // unterminated comment stops before a tag line there, and says so).
+        let first_start = if splice.first < self.games.count() {
             self.games.start(splice.first)
         } else {
             self.games.len()
         };
+        let mut start = first_start;
         let mut kept = 0;
         let old_games = self.games.iter_from(start).take(removed.len());
         for (game, (_, old)) in splice.inserted.iter().zip(old_games) {
-            if game.len != old.len || start + game.len > edit.old_start {
+            let end = start + game.len;
+            if game.len != old.len || end > edit.old_start {
                 break;
             }
-            start += game.len;
+            let before_edit = (end - first_start) as usize..(edit.old_start - first_start) as usize;
+            if memchr::memchr(b'\n', &splice.text.as_bytes()[before_edit]).is_none() {
+                break;
+            }
+            start = end;
             kept += 1;
         }
         let mut starts = Vec::with_capacity(splice.inserted.len() - kept);
@@ -306,6 +314,25 @@ mod tests {
         let fresh = DocumentAnalysis::new(&new);
         assert!(a.games().map(|(_, g)| g).eq(fresh.games().map(|(_, g)| g)));
         assert!(Arc::ptr_eq(&untouched, a.games().next().unwrap().1));
+    }
+
+    /// A game whose text an edit does not touch keeps its analysis only when the edit is past
+    /// the line after it: a tag line typed just after an unterminated comment that ran to the
+    /// end of the text makes the comment stop before it, with another message.
+    #[test]
+    fn a_tag_line_typed_after_a_game_reparses_the_game() {
+        let old = "1. e4 { more\n1. d4 *\n";
+        let mut a = DocumentAnalysis::new(old);
+        let new = format!("{old}[Event \"x\"]\n1. c4 *\n");
+        let edit = Edit {
+            old_start: old.len() as u32,
+            old_end: old.len() as u32,
+            inserted_len: (new.len() - old.len()) as u32,
+        };
+        a.apply_edit(&new.as_str(), edit);
+        let fresh = DocumentAnalysis::new(&new);
+        assert_eq!(fresh.games().next().unwrap().1.len as usize, old.len());
+        assert!(a.games().eq(fresh.games()));
     }
 
     #[test]
