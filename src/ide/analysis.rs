@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use super::game_list::{Entry, GameList};
 use super::guard;
 use crate::chess;
-use crate::syntax::{Diagnostic, Edit, Game, GameStarts, TextSource, parse_games, reparse};
+use crate::syntax::{Diagnostic, Edit, Game, TextSource, parse_games, reparse};
 use crate::text::{self, TextRange};
 
 /// What is known about one game. Ranges are relative to the game's start.
@@ -101,30 +101,9 @@ impl DocumentAnalysis {
     pub fn apply_edit(&mut self, new_text: &dyn TextSource, edit: Edit) {
         let splice = reparse(&*self.games, new_text, edit);
         let removed = splice.first..splice.first + splice.removed;
-        // Reparsed games that end before the edit and kept their length kept their text, so
-        // they keep their analysis (the game before the edited one, usually), when the line
-        // after each ends before the edit too: a parse looks at that line as well (an
-        // unterminated comment stops before a tag line there, and says so).
-        let first_start = if splice.first < self.games.count() {
-            self.games.start(splice.first)
-        } else {
-            self.games.len()
-        };
-        let mut start = first_start;
-        let mut kept = 0;
-        let old_games = self.games.iter_from(start).take(removed.len());
-        for (game, (_, old)) in splice.inserted.iter().zip(old_games) {
-            let end = start + game.len;
-            if game.len != old.len || end > edit.old_start {
-                break;
-            }
-            let before_edit = (end - first_start) as usize..(edit.old_start - first_start) as usize;
-            if memchr::memchr(b'\n', &splice.text.as_bytes()[before_edit]).is_none() {
-                break;
-            }
-            start = end;
-            kept += 1;
-        }
+        // The games the edit cannot have changed keep their analysis (the game before the
+        // edited one, usually).
+        let kept = splice.unchanged;
         let mut starts = Vec::with_capacity(splice.inserted.len() - kept);
         let mut at = splice.inserted[..kept].iter().map(|g| g.len as usize).sum::<usize>();
         for game in &splice.inserted[kept..] {

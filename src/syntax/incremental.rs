@@ -55,6 +55,10 @@ pub struct Splice {
     pub first: usize,
     pub removed: usize,
     pub inserted: Vec<Game>,
+    /// How many of the inserted games, from the first, the edit cannot have changed: each
+    /// ends, with the line after it, before the edit, so it was parsed from the same text as
+    /// before (and is the old game `first + i` again).
+    pub unchanged: usize,
     /// The new text of the inserted games, one after the other (game `i` starts where the
     /// lengths of the games before it add up to).
     pub text: String,
@@ -136,6 +140,7 @@ pub fn reparse(old: &dyn GameStarts, new_text: &dyn TextSource, edit: Edit) -> S
     // `pos` is where the next game starts, relative to `origin`.
     let mut pos = 0usize;
     let mut inserted = Vec::new();
+    let mut unchanged = 0;
     while origin + pos < new_text.len() {
         if window.text.len() == pos {
             window.grow(pos);
@@ -145,6 +150,14 @@ pub fn reparse(old: &dyn GameStarts, new_text: &dyn TextSource, edit: Edit) -> S
         if !window.holds_line_after(end) {
             window.grow(pos);
             continue;
+        }
+        // The line after the game is all the parse saw beyond it: when its line break is
+        // before the edit, so was everything the game was parsed from.
+        if unchanged == inserted.len()
+            && memchr::memchr(b'\n', &window.text.as_bytes()[end..])
+                .is_some_and(|i| origin + end + i < edit.old_start as usize)
+        {
+            unchanged += 1;
         }
         pos = end;
         inserted.push(game);
@@ -156,12 +169,18 @@ pub fn reparse(old: &dyn GameStarts, new_text: &dyn TextSource, edit: Edit) -> S
                 && j > first
             {
                 window.text.truncate(pos);
-                return Splice { first, removed: j - first, inserted, text: window.text };
+                return Splice {
+                    first,
+                    removed: j - first,
+                    inserted,
+                    unchanged,
+                    text: window.text,
+                };
             }
         }
     }
     window.text.truncate(pos);
-    Splice { first, removed: old.count() - first, inserted, text: window.text }
+    Splice { first, removed: old.count() - first, inserted, unchanged, text: window.text }
 }
 
 /// Parse the game that starts at `start` (a game boundary) exactly as a parse of the whole
@@ -248,6 +267,10 @@ mod tests {
             splice.inserted.iter().map(|g| g.len),
         );
         assert_eq!(spliced, lens(&new), "edit {range:?} -> {insert:?} with reads of {step}");
+        let unchanged = splice.first..splice.first + splice.unchanged;
+        let kept_lens: Vec<u32> =
+            splice.inserted[..splice.unchanged].iter().map(|g| g.len).collect();
+        assert_eq!(kept_lens, old_lens[unchanged], "the games called unchanged are the old ones");
         let start: u32 = old_lens[..splice.first].iter().sum();
         let inserted_len: u32 = splice.inserted.iter().map(|g| g.len).sum();
         assert_eq!(splice.text, new[start as usize..(start + inserted_len) as usize]);
@@ -263,6 +286,10 @@ mod tests {
         for step in [1, 7, 1 << 20] {
             let splice = check(THREE, at..at + 2, "Nf6", step);
             assert_eq!((splice.first, splice.removed, splice.inserted.len()), (0, 2, 2));
+            assert_eq!(
+                splice.unchanged, 1,
+                "the game before, and its line after, precede the edit"
+            );
         }
     }
 
