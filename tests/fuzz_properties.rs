@@ -1,14 +1,15 @@
 //! The fuzz targets' properties (`tests/invariants`) as property tests with a modest number of
 //! cases, so that every `cargo test` exercises them: incremental reparse equals a fresh parse,
 //! formatting is idempotent and loses nothing, `check --fix` keeps every comment and settles,
-//! and the chess replay agrees with shakmaty. (The lossless parse runs in `tests/properties.rs`.)
+//! the editor features answer in range wherever the cursor is, and the chess replay agrees
+//! with shakmaty. (The lossless parse runs in `tests/properties.rs`.)
 
 #[allow(dead_code)]
 #[path = "invariants/mod.rs"]
 mod invariants;
 
 use invariants::FRAGMENTS;
-use invariants::{fix, format, reparse, replay};
+use invariants::{fix, format, ide, reparse, replay};
 use pgn_lsp::fmt::FormatOptions;
 use proptest::prelude::*;
 
@@ -87,6 +88,14 @@ proptest! {
         options in options(),
     ) {
         format::check(&format::Case { options, text });
+    }
+
+    #[test]
+    fn editor_features_answer_in_range_wherever_the_cursor_is(
+        text in text(),
+        cursors in prop::collection::vec(any::<u16>(), 1..5),
+    ) {
+        ide::check(&ide::Case { text, cursors });
     }
 
     #[test]

@@ -12,7 +12,7 @@ mod invariants;
 
 use std::path::Path;
 
-use invariants::{document, fix, format, lossless, reparse, replay};
+use invariants::{document, fix, format, ide, lossless, reparse, replay};
 use pgn_lsp::fmt::FormatOptions;
 use pgn_lsp::syntax::{Code, Diagnostic, parse_games};
 
@@ -27,6 +27,7 @@ const TARGETS: &[(&str, Run)] = &[
     ("replay", replay::run),
     ("document", document::run),
     ("fix", fix::run),
+    ("ide", ide::run),
 ];
 
 #[test]
@@ -243,4 +244,25 @@ fn a_removal_never_puts_a_percent_sign_first_on_its_line() {
         assert!(count > 0, "{text:?}");
         assert!(!fixed.lines().any(|l| l.starts_with('%')), "{fixed:?}");
     }
+}
+
+/// Sorting the games moved each game without the blanks at its end, but a tag value left
+/// unclosed runs to the end of its line, blanks included: `[Site" ` lost its value's space, so
+/// a second sort, which saw a site of `""` where the first had seen `" "`, ordered the games
+/// again (found by the `ide` fuzz target). Each game now moves from its first element to the
+/// end of its last, and the sort is made only when every game comes back byte for byte.
+#[test]
+fn sorting_games_keeps_the_blank_of_an_unclosed_tag_value() {
+    ide::check(&ide::Case {
+        text: "[White\"a\n*\nd\n[White\"T\"][Site\" ".into(),
+        cursors: vec![0],
+    });
+}
+
+/// The selection ranges at a cursor in the blank lines between two games: none, where they
+/// were the game's ranges, which do not contain the cursor (LSP wants each to contain it;
+/// found by the `ide` property test).
+#[test]
+fn no_selection_range_in_the_blanks_between_games() {
+    ide::check(&ide::Case { text: "1. e4 *\n\n\n1. d4 *\n".into(), cursors: vec![34_000] });
 }

@@ -29,6 +29,12 @@ pub fn selection_ranges(
 }
 
 fn ranges_in_game(game: &Game, src: &str, offset: u32) -> Vec<TextRange> {
+    let content = content_range(game);
+    if !content.touches(offset) {
+        // In the blanks around the game: nothing to select (LSP wants every range to contain
+        // the cursor).
+        return Vec::new();
+    }
     let mut ranges = Vec::new();
     if let Some(tag) = game.tags.iter().find(|t| t.range.touches(offset)) {
         if tag.name.touches(offset) && !tag.name.is_empty() {
@@ -59,7 +65,7 @@ fn ranges_in_game(game: &Game, src: &str, offset: u32) -> Vec<TextRange> {
         ranges.extend(around);
         ranges.extend(movetext_range(game));
     }
-    ranges.push(content_range(game));
+    ranges.push(content);
     // Each range strictly inside the next (a lone move is its own annotated move).
     ranges.dedup();
     ranges

@@ -9,6 +9,7 @@ use crate::syntax::{Game, TextSource, parse_game_at, parse_games};
 use crate::text::{TextEdit, minimal_edit};
 
 use super::analysis::DocumentAnalysis;
+use super::walk::{content_range, movetext_range};
 
 /// The edit that sorts the games of the document, or `None` when they are sorted already, or
 /// when sorting could not keep every game as it is (a game that would run into the one before
@@ -22,8 +23,6 @@ pub fn sort_games(analysis: &DocumentAnalysis, text: &dyn TextSource) -> Option<
     let mut games: Vec<(CollationKey, &str)> = Vec::with_capacity(analysis.game_count());
     for (i, (start, _)) in analysis.games().enumerate() {
         let (game, src) = parse_game_at(&whole.as_str(), start as usize);
-        let from = (start as usize).max(prelude);
-        let own = whole[from..start as usize + src.len()].trim_end();
         if game.tags.is_empty() && game.nodes.is_empty() {
             if i > 0 {
                 return None;
@@ -31,6 +30,9 @@ pub fn sort_games(analysis: &DocumentAnalysis, text: &dyn TextSource) -> Option<
             prelude = start as usize + src.len();
             continue;
         }
+        // The game from its first element to the end of its last: the blanks around it are
+        // the separators, but a blank inside an element (an unclosed tag value) is its own.
+        let own = &whole[content_range(&game).shift(start).to_usize()];
         games.push((CollationKey::of(&game, &src), own));
     }
     let mut sorted = games.clone();
@@ -48,17 +50,21 @@ pub fn sort_games(analysis: &DocumentAnalysis, text: &dyn TextSource) -> Option<
         new_text.push_str(game);
     }
     new_text.push_str(newline);
-    // Every game must come back as the same game, in its new place.
-    let trimmed = |text: &'_ str| text.trim_start_matches('\u{feff}').trim().to_owned();
-    let reparsed = parse_games(&new_text)
-        .map(|(start, game)| trimmed(&new_text[start as usize..(start + game.len) as usize]));
-    let prelude_game = Some(trimmed(&whole[..prelude])).filter(|p| !p.is_empty());
-    let expected = prelude_game.into_iter().chain(sorted.iter().map(|g| trimmed(g.1)));
-    if !reparsed.eq(expected) {
+    // Every game must come back as the same game, in its new place, to the byte.
+    let expected = game_contents(&whole[..prelude]).chain(sorted.iter().map(|g| g.1));
+    if !game_contents(&new_text).eq(expected) {
         tracing::warn!("sort games: the games would not come back as they were; no edit");
         return None;
     }
     minimal_edit(&whole, &new_text)
+}
+
+/// The text of each game of `text` from its first element to the end of its last (games of
+/// blanks alone left out).
+fn game_contents(text: &str) -> impl Iterator<Item = &str> {
+    parse_games(text)
+        .map(|(start, game)| &text[content_range(&game).shift(start).to_usize()])
+        .filter(|content| !content.is_empty())
 }
 
 /// The eight keys of §12, in order.
@@ -78,7 +84,6 @@ struct CollationKey {
 impl CollationKey {
     fn of(game: &Game, src: &str) -> CollationKey {
         let tag = |name| game.tag_value(name, src).unwrap_or_default().into_owned();
-        let movetext_start = game.nodes.first().map_or(src.len(), |n| n.range.start as usize);
         CollationKey {
             date: date_key(&tag("Date")),
             event: tag("Event"),
@@ -87,7 +92,9 @@ impl CollationKey {
             white: tag("White"),
             black: tag("Black"),
             result: tag("Result"),
-            movetext: src[movetext_start..].trim_end().to_owned(),
+            // From the first node to the end of the last, so that the blanks after the game,
+            // which sorting writes anew, do not count.
+            movetext: movetext_range(game).map_or("", |m| &src[m.to_usize()]).to_owned(),
         }
     }
 }

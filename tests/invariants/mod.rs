@@ -10,6 +10,7 @@
 pub mod document;
 pub mod fix;
 pub mod format;
+pub mod ide;
 pub mod lossless;
 pub mod reparse;
 pub mod replay;
