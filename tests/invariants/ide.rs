@@ -22,7 +22,7 @@ use shakmaty::Color;
 #[derive(Clone, Debug)]
 pub struct Case {
     pub text: String,
-    /// Where the cursor is asked about, as fractions of the text's length in 1/65536ths.
+    /// Where the cursor is asked about: `c` is at `c / u16::MAX` of the text's length.
     pub cursors: Vec<u16>,
 }
 
@@ -113,7 +113,7 @@ fn at_cursor(text: &str, analysis: &DocumentAnalysis, offset: u32) {
     }
 }
 
-/// The character boundary at or before `fraction` (in 1/65536ths) of the text.
+/// The character boundary at or before `fraction / u16::MAX` of the text.
 fn offset_at(text: &str, fraction: u16) -> u32 {
     let mut at = (text.len() as u64 * u64::from(fraction) / u64::from(u16::MAX)) as usize;
     while !text.is_char_boundary(at) {
@@ -175,7 +175,8 @@ fn sorting_keeps_the_games(text: &str, edits: &[TextEdit]) {
 
 /// Each game of `text` from its first element (tag pair, note, movetext node) to the end of its
 /// last, in alphabetical order: the blanks between games are separators, which sorting writes
-/// anew.
+/// anew. Found from the parse's public fields here, apart from the `content_range` that sorting
+/// itself uses, so that the property does not take the code's word for it.
 fn game_elements(text: &str) -> Vec<&str> {
     let mut games: Vec<&str> = parse_games(text)
         .filter_map(|(start, g)| {
