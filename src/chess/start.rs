@@ -139,10 +139,11 @@ fn check_setup_tag(
 
 /// An edit inserting `line` (one line or several) as lines of their own before the line
 /// holding `before`; right before it, after a line break, where something else starts that
-/// line (the end of a comment begun on the line above, say).
+/// line (the end of a comment begun on the line above, say; only ASCII blanks count as nothing,
+/// as for the lexer: not U+0085, which Unicode counts as a space).
 pub fn insert_line_before(before: TextRange, src: &str, line: &str) -> TextEdit {
     let line_start = src[..before.start as usize].rfind('\n').map_or(0, |i| i + 1);
-    if src[line_start..before.start as usize].trim().is_empty() {
+    if src[line_start..before.start as usize].trim_ascii().is_empty() {
         TextEdit::new(TextRange::empty(line_start as u32), format!("{line}\n"))
     } else {
         TextEdit::new(TextRange::empty(before.start), format!("\n{line}\n"))

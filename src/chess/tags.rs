@@ -456,11 +456,13 @@ enum Place {
 /// Insert `line` after the tag pair at `after`, as a line of its own: after its line when
 /// nothing follows it there, else right after it, the rest of its line (other tag pairs, or the
 /// movetext) then following the new line. Left on the tag pair's line, it could be read as part
-/// of a broken one: a string with stray quotes runs to the last `"]` of its line.
+/// of a broken one: a string with stray quotes runs to the last `"]` of its line. Only ASCII
+/// blanks count as nothing: a control character such as U+0085, which Unicode counts as a
+/// space, is a token to the lexer, and the new line must not go after it.
 fn insert_line_after(after: TextRange, src: &str, line: &str) -> TextEdit {
     let rest = &src[after.end as usize..];
     let line_end = rest.find('\n');
-    if rest[..line_end.unwrap_or(rest.len())].trim().is_empty() {
+    if rest[..line_end.unwrap_or(rest.len())].trim_ascii().is_empty() {
         match line_end {
             Some(at) => {
                 TextEdit::new(TextRange::empty(after.end + at as u32 + 1), format!("{line}\n"))
