@@ -30,10 +30,7 @@ pub fn sort_games(analysis: &DocumentAnalysis, text: &dyn TextSource) -> Option<
             prelude = start as usize + src.len();
             continue;
         }
-        // The game from its first element to the end of its last: the blanks around it are
-        // the separators, but a blank inside an element (an unclosed tag value) is its own.
-        let own = &whole[content_range(&game).shift(start).to_usize()];
-        games.push((CollationKey::of(&game, &src), own));
+        games.push((CollationKey::of(&game, &src), content(&whole, start, &game)));
     }
     let mut sorted = games.clone();
     sorted.sort_by(|a, b| a.0.cmp(&b.0));
@@ -63,8 +60,15 @@ pub fn sort_games(analysis: &DocumentAnalysis, text: &dyn TextSource) -> Option<
 /// blanks alone left out).
 fn game_contents(text: &str) -> impl Iterator<Item = &str> {
     parse_games(text)
-        .map(|(start, game)| &text[content_range(&game).shift(start).to_usize()])
+        .map(|(start, game)| content(text, start, &game))
         .filter(|content| !content.is_empty())
+}
+
+/// The text of `game`, which starts at `start` of `text`, from its first element to the end of
+/// its last: the blanks around it are the separators, but a blank inside an element (an
+/// unclosed tag value) is its own.
+fn content<'a>(text: &'a str, start: u32, game: &Game) -> &'a str {
+    &text[content_range(game).shift(start).to_usize()]
 }
 
 /// The eight keys of §12, in order.
