@@ -9,7 +9,7 @@ mod common;
 use common::{at_each_cursor, cursors};
 use pgn_lsp::fmt::FormatOptions;
 use pgn_lsp::ide::{ActionKind, CodeAction, DocumentAnalysis, code_actions};
-use pgn_lsp::syntax::Code;
+use pgn_lsp::syntax::{Code, DiagnosticFilter, Severity};
 use pgn_lsp::text::{TextEdit, TextRange};
 
 fn actions_at(text: &str, range: TextRange) -> Vec<CodeAction> {
@@ -21,8 +21,17 @@ fn actions_of_kinds(
     range: TextRange,
     wanted: &dyn Fn(ActionKind) -> bool,
 ) -> Vec<CodeAction> {
+    actions_shown(text, range, &DiagnosticFilter::default(), wanted)
+}
+
+fn actions_shown(
+    text: &str,
+    range: TextRange,
+    shown: &DiagnosticFilter,
+    wanted: &dyn Fn(ActionKind) -> bool,
+) -> Vec<CodeAction> {
     let analysis = DocumentAnalysis::new(text);
-    code_actions(&analysis, &text, range, &FormatOptions::default(), wanted)
+    code_actions(&analysis, &text, range, &FormatOptions::default(), shown, wanted)
 }
 
 /// Whether an action works on the whole document rather than where the cursor is.
@@ -168,4 +177,40 @@ fn a_fix_all_leaves_fewer_problems_of_each_kind_it_fixes() {
         }
     }
     assert!(fixed_some >= 3, "the fixtures hold fix-all actions");
+}
+
+/// The settings `diagnostics.minSeverity` and `diagnostics.ignore` hide diagnostics in the
+/// editor; their repairs are not offered either, one by one or in a fix-all.
+#[test]
+fn only_the_diagnostics_shown_are_repaired() {
+    // Missing tags (information), castling with zeros (warning), a draw written 1/2 (warning).
+    let text = "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. 0-0 1/2\n";
+    let castle = TextRange::empty(text.find("0-0").unwrap() as u32);
+    let whole = TextRange::new(0, text.len() as u32);
+    let titles = |shown: &DiagnosticFilter, range, kind: ActionKind| {
+        let actions = actions_shown(text, range, shown, &|k| k == kind);
+        actions.into_iter().map(|a| a.title).collect::<Vec<_>>()
+    };
+    let fix_all = |shown: &DiagnosticFilter| {
+        let actions = actions_shown(text, whole, shown, &|k| k == ActionKind::FixAll);
+        actions.into_iter().map(|a| TextEdit::apply_all(text, &a.edits)).collect::<Vec<_>>()
+    };
+    let everything = DiagnosticFilter::default();
+    assert_eq!(titles(&everything, castle, ActionKind::QuickFix), ["Write O-O"]);
+    let [fixed] = &fix_all(&everything)[..] else { panic!("one fix-all") };
+    assert!(fixed.contains("[Event \"?\"]") && fixed.contains("4. O-O 1/2-1/2"), "{fixed}");
+
+    let no_san =
+        DiagnosticFilter { min_severity: Severity::Hint, ignored: vec![Code::NonCanonicalSan] };
+    assert!(titles(&no_san, castle, ActionKind::QuickFix).is_empty());
+    let [fixed] = &fix_all(&no_san)[..] else { panic!("one fix-all") };
+    assert!(fixed.contains("[Event \"?\"]") && fixed.contains("4. 0-0 1/2-1/2"), "{fixed}");
+
+    let warnings = DiagnosticFilter { min_severity: Severity::Warning, ignored: vec![] };
+    let [fixed] = &fix_all(&warnings)[..] else { panic!("one fix-all") };
+    assert_eq!(fixed, &text.replace("0-0 1/2", "O-O 1/2-1/2"));
+
+    let errors = DiagnosticFilter { min_severity: Severity::Error, ignored: vec![] };
+    assert!(fix_all(&errors).is_empty());
+    assert!(titles(&errors, castle, ActionKind::QuickFix).is_empty());
 }

@@ -1,7 +1,7 @@
 //! Wiring tests with the server running in the test process (`lsp::serve` over
 //! `tokio::io::duplex`):
 //! settings from `initializationOptions` and `didChangeConfiguration` (formatting, the
-//! diagnostics limit), range formatting,
+//! diagnostics limit and filter, the VS Code extension's section), range formatting,
 //! closing a document, Markdown hovers, `shutdown` with `"params": null`, the live board's
 //! `pgn/position` request; completion and code actions (capabilities, text edits in UTF-16,
 //! kinds and the `only` filter).
@@ -87,13 +87,15 @@ fn settings_from_initialization_options_and_configuration_changes_are_used() {
     let narrow = format(&mut client, LONG_GAME);
     assert!(longest_line(&narrow) < 40, "{narrow}");
     assert!(!narrow.contains("[Date"), "no tags added: {narrow}");
-    // VS Code sends the settings wrapped in the server's section.
+    // The VS Code extension's settings come in its `pgn` section, with the client's own.
     client.notify(
         "workspace/didChangeConfiguration",
-        json!({ "settings": { "pgn-lsp": { "format": { "lineWidth": 80 } } } }),
+        json!({ "settings": { "pgn": {
+            "server": { "path": "" }, "format": { "lineWidth": 60 }, "trace": { "server": "off" }
+        } } }),
     );
     let wide = format(&mut client, LONG_GAME);
-    assert!((40..80).contains(&longest_line(&wide)), "{wide}");
+    assert!((40..60).contains(&longest_line(&wide)), "{wide}");
     assert!(wide.contains("[Date \"????.??.??\"]"), "missing tags added again: {wide}");
     // Settings of the wrong shape are ignored: the last good ones stay.
     client.notify(
@@ -122,6 +124,34 @@ fn the_diagnostics_limit_keeps_the_most_severe_and_says_how_many_are_left_out() 
             && m["params"]["diagnostics"].as_array().is_some_and(|d| d.len() == 3)
     });
     assert_eq!(all["params"]["version"], 1);
+    // Errors only, but not illegal moves: the result mismatch alone, and no note, since
+    // nothing the filter keeps is left out.
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "pgn": { "diagnostics": {
+            "minSeverity": "error", "ignore": ["illegal-move"]
+        } } } }),
+    );
+    let filtered = client.wait_for("the result mismatch alone", |m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["diagnostics"].as_array().is_some_and(|d| d.len() == 1)
+    });
+    assert_eq!(filtered["params"]["diagnostics"][0]["code"], "result-mismatch");
+}
+
+#[test]
+fn code_actions_repair_only_the_diagnostics_shown() {
+    let text = include_str!("fixtures/lsp/three-problems.pgn");
+    let mut client = start(json!({ "diagnostics": { "ignore": ["move-number"] } }));
+    client.open(URI, text);
+    let number = text.find("3. Nc6").unwrap();
+    assert!(code_actions(&mut client, text, number..number, json!(["quickfix"])).is_empty());
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "diagnostics": { "ignore": [] } } }),
+    );
+    let actions = code_actions(&mut client, text, number..number, json!(["quickfix"]));
+    assert!(actions.iter().any(|a| a["title"] == "Write 2..."), "{actions:?}");
 }
 
 #[test]

@@ -235,8 +235,8 @@ fn diagnostics_of_one_code_stop_at_the_limit_with_a_count_of_the_rest() {
 /// `check --fix` renumbered the moves that had been inside it. A space now stays before the `%`.
 #[test]
 fn a_removal_never_puts_a_percent_sign_first_on_its_line() {
-    use pgn_lsp::cli::fix::{Filter, fix_text};
-    let all = Filter { min_severity: pgn_lsp::syntax::Severity::Hint, ignored: Vec::new() };
+    use pgn_lsp::cli::fix::fix_text;
+    let all = pgn_lsp::syntax::DiagnosticFilter::default();
     for text in
         ["[Event \"x\"]\n]]%{ a comment\n2. e4 }\n1. d4 *\n", "1. e4 e5\n()%{ 3. d4 } 2. Nf3 *\n"]
     {

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use super::batches::{ParsedGame, for_each_batch};
 use super::fix::fix_input;
-use super::game_report::{Filter, game_diagnostics, is_game};
+use super::game_report::{game_diagnostics, is_game};
 use super::game_text::GameText;
 use super::human::HumanRenderer;
 use super::input::{Encoding, Input, Source};
@@ -18,7 +18,7 @@ use super::rewrite::Failure;
 use super::tally::Tally;
 use super::workers::Workers;
 use super::{EXIT_FAILURE, EXIT_USAGE};
-use crate::syntax::{Code, Diagnostic, Severity};
+use crate::syntax::{Code, Diagnostic, DiagnosticFilter, Severity};
 use crate::text::TextRange;
 
 #[derive(clap::Args)]
@@ -103,7 +103,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
 
 /// How every game is checked and printed.
 struct Settings {
-    filter: Filter,
+    filter: DiagnosticFilter,
     renderer: Renderer,
 }
 
@@ -134,7 +134,10 @@ fn check_files(args: &CheckArgs) -> ExitCode {
         }
     };
     let settings = Settings {
-        filter: Filter { min_severity: args.min_severity.into(), ignored: args.ignore.clone() },
+        filter: DiagnosticFilter {
+            min_severity: args.min_severity.into(),
+            ignored: args.ignore.clone(),
+        },
         renderer: match args.format {
             OutputFormat::Human => Renderer::Human(HumanRenderer::new(colour)),
             OutputFormat::Json => Renderer::Json,
@@ -290,7 +293,7 @@ mod tests {
     use crate::cli::input::{PARALLEL_CHECK_BYTES, decode};
 
     fn settings(renderer: Renderer) -> Settings {
-        Settings { filter: Filter { min_severity: Severity::Hint, ignored: vec![] }, renderer }
+        Settings { filter: DiagnosticFilter::default(), renderer }
     }
 
     /// Check `bytes` with both renderers; the JSON gives one line per counted diagnostic, with

@@ -17,11 +17,10 @@ use std::convert::Infallible;
 use std::io::{self, Write};
 
 use super::batches::{ParsedGame, for_each_batch};
-pub use super::game_report::Filter;
 use super::game_report::game_diagnostics;
 use super::input::Input;
 use super::rewrite::{Failure, Rewrite, encode};
-use crate::syntax::Game;
+use crate::syntax::{DiagnosticFilter, Game};
 use crate::text::{EditSet, TextEdit};
 
 /// The most rounds of fixes a text gets. One round fixes nearly everything; a second takes the
@@ -31,7 +30,11 @@ pub const MAX_ROUNDS: usize = 8;
 /// Apply the certain fixes to the file `input` was read from (`path`, or `-` for standard
 /// input), writing the fixed text; returns the input to check afterwards (the file as now
 /// written) and how many fixes were made.
-pub fn fix_input(input: Input, path: &str, filter: &Filter) -> Result<(Input, u64), Failure> {
+pub fn fix_input(
+    input: Input,
+    path: &str,
+    filter: &DiagnosticFilter,
+) -> Result<(Input, u64), Failure> {
     let source = input.decode(false);
     let latin1 = source.is_latin1();
     let (fixed, count) = fix_text(&source.text, filter, latin1);
@@ -58,7 +61,7 @@ pub fn fix_input(input: Input, path: &str, filter: &Filter) -> Result<(Input, u6
 /// `text` (decoded as Latin-1 when `latin1`) with every game's certain fixes made, of the
 /// diagnostics `filter` keeps, round after round, and how many were made; `text` itself when
 /// there was nothing to fix.
-pub fn fix_text<'a>(text: &'a str, filter: &Filter, latin1: bool) -> (Cow<'a, str>, u64) {
+pub fn fix_text<'a>(text: &'a str, filter: &DiagnosticFilter, latin1: bool) -> (Cow<'a, str>, u64) {
     let mut text = Cow::Borrowed(text);
     let mut count = 0;
     for _ in 0..MAX_ROUNDS {
@@ -72,7 +75,7 @@ pub fn fix_text<'a>(text: &'a str, filter: &Filter, latin1: bool) -> (Cow<'a, st
 /// One round: every game read and its certain fixes made, the games in parallel. Returns the
 /// fixed text and how many fixes were made, or `None` when there was nothing to fix (without
 /// having copied the text: the round that confirms a file is settled copies nothing).
-fn fix_round(text: &str, filter: &Filter, latin1: bool) -> Option<(String, u64)> {
+fn fix_round(text: &str, filter: &DiagnosticFilter, latin1: bool) -> Option<(String, u64)> {
     // Begun at the first game with a fix: the games before it are the text up to it.
     let mut fixed: Option<String> = None;
     let mut count = 0;
@@ -106,7 +109,12 @@ fn fix_round(text: &str, filter: &Filter, latin1: bool) -> Option<(String, u64)>
 
 /// The text of one game (`game`, parsed from `src`) with its certain fixes made, and how many
 /// were made; `None` when it has none.
-fn fix_game(game: Game, src: &str, filter: &Filter, latin1: bool) -> Option<(String, u64)> {
+fn fix_game(
+    game: Game,
+    src: &str,
+    filter: &DiagnosticFilter,
+    latin1: bool,
+) -> Option<(String, u64)> {
     let mut edits = EditSet::default();
     let mut count = 0;
     for diagnostic in game_diagnostics(game, src, None, filter) {
@@ -130,13 +138,13 @@ mod tests {
     use super::*;
     use crate::syntax::{Code, Severity, parse_game};
 
-    fn fix(src: &str, filter: &Filter, latin1: bool) -> (String, u64) {
+    fn fix(src: &str, filter: &DiagnosticFilter, latin1: bool) -> (String, u64) {
         let (text, count) = fix_text(src, filter, latin1);
         (text.into_owned(), count)
     }
 
-    fn all() -> Filter {
-        Filter { min_severity: Severity::Hint, ignored: vec![] }
+    fn all() -> DiagnosticFilter {
+        DiagnosticFilter::default()
     }
 
     /// The Seven Tag Roster with `result`, then `movetext`.
@@ -176,9 +184,10 @@ mod tests {
         let (fixed, _) = fix(src, &all(), false);
         assert!(fixed.starts_with("[Event \"x\"]\n[Site \"?\"]"), "{fixed}");
         assert!(fixed.contains("2. Nf3 *"), "{fixed}");
-        let warnings = Filter { min_severity: Severity::Warning, ignored: vec![] };
+        let warnings = DiagnosticFilter { min_severity: Severity::Warning, ignored: vec![] };
         assert_eq!(fix(src, &warnings, false).0, "[Event \"x\"]\n\n1. e4 e5 2. Nf3 *\n");
-        let ignored = Filter { min_severity: Severity::Hint, ignored: vec![Code::NonCanonicalSan] };
+        let ignored =
+            DiagnosticFilter { min_severity: Severity::Hint, ignored: vec![Code::NonCanonicalSan] };
         assert!(fix(src, &ignored, false).0.contains("2. Ng1f3 *"));
     }
 
@@ -194,10 +203,10 @@ mod tests {
         // `&plusmn;` stands for ±, which Latin-1 has; `&#8723;` for ∓, which it has not.
         let src = "[Event \"x\"]\n\n1. e4 &plusmn; e5 &#8723; *\n";
         let (utf8, _) =
-            fix(src, &Filter { min_severity: Severity::Warning, ignored: vec![] }, false);
+            fix(src, &DiagnosticFilter { min_severity: Severity::Warning, ignored: vec![] }, false);
         assert!(utf8.contains("1. e4 ± e5 ∓ *"), "{utf8}");
         let (latin1, _) =
-            fix(src, &Filter { min_severity: Severity::Warning, ignored: vec![] }, true);
+            fix(src, &DiagnosticFilter { min_severity: Severity::Warning, ignored: vec![] }, true);
         assert!(latin1.contains("1. e4 ± e5 &#8723; *"), "{latin1}");
     }
 }

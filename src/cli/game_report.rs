@@ -3,22 +3,7 @@
 //! text order. Ranges stay relative to the game's start.
 
 use crate::chess;
-use crate::syntax::{Code, Diagnostic, Game, Severity};
-
-/// Which diagnostics the user wants to see.
-#[derive(Clone, Debug)]
-pub struct Filter {
-    /// The least severe severity shown.
-    pub min_severity: Severity,
-    /// Codes never shown.
-    pub ignored: Vec<Code>,
-}
-
-impl Filter {
-    pub fn keeps(&self, d: &Diagnostic) -> bool {
-        d.severity <= self.min_severity && !self.ignored.contains(&d.code)
-    }
-}
+use crate::syntax::{Diagnostic, DiagnosticFilter, Game};
 
 /// The diagnostics of `game` (whose text is `src`) that pass `filter`, sorted by position;
 /// `extra` is a file-level diagnostic already made relative to this game. The game's own
@@ -27,7 +12,7 @@ pub fn game_diagnostics(
     mut game: Game,
     src: &str,
     extra: Option<Diagnostic>,
-    filter: &Filter,
+    filter: &DiagnosticFilter,
 ) -> Vec<Diagnostic> {
     let analysis = chess::analyze(&game, src);
     let mut diagnostics = analysis.with_syntax_diagnostics(std::mem::take(&mut game.diagnostics));
@@ -46,9 +31,9 @@ pub fn is_game(game: &Game, src: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::syntax::parse_game;
+    use crate::syntax::{Code, Severity, parse_game};
 
-    fn codes(src: &str, filter: &Filter) -> Vec<&'static str> {
+    fn codes(src: &str, filter: &DiagnosticFilter) -> Vec<&'static str> {
         let game = parse_game(src);
         game_diagnostics(game, src, None, filter).iter().map(|d| d.code.as_str()).collect()
     }
@@ -58,19 +43,19 @@ mod tests {
         // No tags (information), a stray `)` (error), no result (warning, on the last move),
         // an empty variation (warning).
         let src = "1. e4 ) e5 ()";
-        let all = Filter { min_severity: Severity::Hint, ignored: vec![] };
+        let all = DiagnosticFilter::default();
         assert_eq!(
             codes(src, &all),
             ["missing-tag", "unexpected-token", "missing-result", "empty-variation"]
         );
-        let warnings = Filter { min_severity: Severity::Warning, ignored: vec![] };
+        let warnings = DiagnosticFilter { min_severity: Severity::Warning, ignored: vec![] };
         assert_eq!(
             codes(src, &warnings),
             ["unexpected-token", "missing-result", "empty-variation"]
         );
-        let errors = Filter { min_severity: Severity::Error, ignored: vec![] };
+        let errors = DiagnosticFilter { min_severity: Severity::Error, ignored: vec![] };
         assert_eq!(codes(src, &errors), ["unexpected-token"]);
-        let ignoring = Filter {
+        let ignoring = DiagnosticFilter {
             min_severity: Severity::Hint,
             ignored: vec![Code::EmptyVariation, Code::MissingTag],
         };

@@ -10,7 +10,10 @@ use rayon::prelude::*;
 use super::game_list::{Entry, GameList};
 use super::guard;
 use crate::chess;
-use crate::syntax::{Diagnostic, Edit, Game, TextSource, parse_games, reparse};
+use crate::syntax::{
+    Code, CodeSet, Diagnostic, DiagnosticFilter, Edit, Game, Severity, TextSource, parse_games,
+    reparse,
+};
 use crate::text::{self, TextRange};
 
 /// What is known about one game. Ranges are relative to the game's start.
@@ -25,9 +28,6 @@ pub struct GameAnalysis {
     /// Syntax and chess diagnostics, in text order.
     pub diagnostics: Vec<Diagnostic>,
 }
-
-/// The number of severities (`Severity::Error` to `Severity::Hint`).
-pub(crate) const SEVERITIES: usize = 4;
 
 /// The diagnostics of a document to show, when at most so many can be, game by game.
 #[derive(Debug)]
@@ -156,20 +156,24 @@ impl DocumentAnalysis {
             .map(|(_, (start, entry))| (start, &entry.analysis))
     }
 
-    /// At most `limit` diagnostics of the document: the most severe first (errors, then
-    /// warnings, information, hints), and among those of one severity the earliest. A document
-    /// can have hundreds of thousands of diagnostics (a hint on every long line of an engine
-    /// log), more than an editor can usefully take after every keystroke; the games that hold
-    /// none of the chosen ones are skipped by their counts.
-    pub fn diagnostics(&self, limit: usize) -> SelectedDiagnostics {
-        let mut totals = [0usize; SEVERITIES];
+    /// At most `limit` of the diagnostics of the document that `filter` keeps: the most
+    /// severe first (errors, then warnings, information, hints), and among those of one
+    /// severity the earliest. A document can have hundreds of thousands of diagnostics (a hint
+    /// on every long line of an engine log), more than an editor can usefully take after every
+    /// keystroke; the games that hold none of the chosen ones are skipped by their codes.
+    pub fn diagnostics(&self, limit: usize, filter: &DiagnosticFilter) -> SelectedDiagnostics {
+        let mut code_counts = [0usize; Code::COUNT];
         for (_, chunk) in self.games.chunks() {
-            for (total, &count) in totals.iter_mut().zip(&chunk.severity_counts) {
+            for (total, &count) in code_counts.iter_mut().zip(&chunk.code_counts) {
                 *total += count as usize;
             }
         }
+        let mut totals = [0usize; Severity::ALL.len()];
+        for &code in Code::ALL.iter().filter(|&&code| filter.keeps_code(code)) {
+            totals[code.default_severity() as usize] += code_counts[code as usize];
+        }
         // Every diagnostic more severe than `cutoff` is shown, and the first `quota` of it.
-        let (mut cutoff, mut quota, mut left) = (SEVERITIES, 0, limit);
+        let (mut cutoff, mut quota, mut left) = (Severity::ALL.len(), 0, limit);
         for (severity, &total) in totals.iter().enumerate() {
             if total > left {
                 (cutoff, quota) = (severity, left);
@@ -177,18 +181,19 @@ impl DocumentAnalysis {
             }
             left -= total;
         }
-        // Whether games with these counts hold a chosen diagnostic.
-        let holds_chosen = |counts: &[u32; SEVERITIES], quota: usize| {
-            let more_severe: u32 = counts[..cutoff].iter().sum();
-            let at_cutoff = counts.get(cutoff).copied().unwrap_or(0);
-            more_severe > 0 || (quota > 0 && at_cutoff > 0)
+        let kept = Severity::ALL.map(|severity| filter.kept_codes(severity));
+        let more_severe = kept[..cutoff].iter().fold(CodeSet::default(), |a, &b| a.union(b));
+        let at_cutoff = kept.get(cutoff).copied().unwrap_or_default();
+        // Whether games with these codes hold a chosen diagnostic.
+        let holds_chosen = |codes: CodeSet, quota: usize| {
+            codes.intersects(more_severe) || (quota > 0 && codes.intersects(at_cutoff))
         };
         let mut omitted: usize = totals.iter().sum();
         let mut games = Vec::new();
         // The line at `start`, and whether `start` starts it.
         let (mut line, mut starts_line) = (0, true);
         for (chunk_start, chunk) in self.games.chunks() {
-            if !holds_chosen(&chunk.severity_counts, quota) {
+            if !holds_chosen(chunk.codes, quota) {
                 (line, starts_line) = (line + chunk.line_breaks, chunk.ends_line);
                 continue;
             }
@@ -197,16 +202,15 @@ impl DocumentAnalysis {
                 let (game_start, first_line) = (start, starts_line.then_some(line));
                 start += entry.len;
                 (line, starts_line) = (line + entry.line_breaks, entry.ends_line);
-                if !holds_chosen(&entry.severity_counts, quota) {
+                if !holds_chosen(entry.codes, quota) {
                     continue;
                 }
                 let game = &entry.analysis;
                 let mut chosen = Vec::new();
                 for (i, d) in game.diagnostics.iter().enumerate() {
-                    let severity = d.severity as usize;
-                    if severity == cutoff && quota > 0 {
+                    if quota > 0 && at_cutoff.contains(d.code) {
                         quota -= 1;
-                    } else if severity >= cutoff {
+                    } else if !more_severe.contains(d.code) {
                         continue;
                     }
                     chosen.push(i);
@@ -255,7 +259,7 @@ mod tests {
     fn diagnostics_are_shifted_to_the_document() {
         let a = DocumentAnalysis::new(TWO);
         let comment = TWO.find("{x").unwrap() as u32;
-        let all = a.diagnostics(usize::MAX);
+        let all = a.diagnostics(usize::MAX, &DiagnosticFilter::default());
         assert_eq!(all.omitted, 0);
         assert!(all.diagnostics().iter().any(|d| d.range == TextRange::new(comment, comment + 1)));
     }
@@ -267,7 +271,7 @@ mod tests {
         let text = "1. e4 1. e5 *\n\n1. e4 e5 2. Ke3 3. Nc6 *\n\n1. d4 *\n";
         let a = DocumentAnalysis::new(text);
         let codes = |limit| {
-            let d = a.diagnostics(limit);
+            let d = a.diagnostics(limit, &DiagnosticFilter::default());
             (d.diagnostics().iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), d.omitted)
         };
         let (all, omitted) = codes(usize::MAX);
@@ -280,6 +284,25 @@ mod tests {
         assert_eq!(codes(2), (vec!["move-number", "illegal-move"], 3));
         assert_eq!(codes(3), (vec!["missing-tag", "move-number", "illegal-move"], 2));
         assert_eq!(codes(0), (vec![], 5));
+    }
+
+    #[test]
+    fn a_filter_leaves_out_codes_and_severities_before_the_limit_counts() {
+        let text = "1. e4 1. e5 *\n\n1. e4 e5 2. Ke3 3. Nc6 *\n\n1. d4 *\n";
+        let a = DocumentAnalysis::new(text);
+        let codes = |limit, min_severity, ignored: &[Code]| {
+            let filter = DiagnosticFilter { min_severity, ignored: ignored.to_vec() };
+            let d = a.diagnostics(limit, &filter);
+            (d.diagnostics().iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), d.omitted)
+        };
+        // The ignored error is neither shown nor counted as left out.
+        assert_eq!(codes(1, Severity::Hint, &[Code::IllegalMove]), (vec!["move-number"], 3));
+        assert_eq!(
+            codes(usize::MAX, Severity::Warning, &[]),
+            (vec!["move-number", "illegal-move"], 0)
+        );
+        assert_eq!(codes(1, Severity::Warning, &[Code::MoveNumber]), (vec!["illegal-move"], 0));
+        assert_eq!(codes(5, Severity::Error, &[Code::IllegalMove]), (vec![], 0));
     }
 
     #[test]
@@ -342,9 +365,13 @@ mod tests {
             for offset in (0..=text.len() as u32).step_by(97) {
                 assert_eq!(a.game_at(offset), fresh.game_at(offset), "offset {offset}");
             }
-            let all = |a: &DocumentAnalysis| a.diagnostics(usize::MAX).diagnostics();
+            let all = |a: &DocumentAnalysis| {
+                a.diagnostics(usize::MAX, &DiagnosticFilter::default()).diagnostics()
+            };
             assert_eq!(all(&a), all(&fresh));
-            let some = |a: &DocumentAnalysis| a.diagnostics(250).diagnostics();
+            let some = |a: &DocumentAnalysis| {
+                a.diagnostics(250, &DiagnosticFilter::default()).diagnostics()
+            };
             assert_eq!(some(&a), some(&fresh));
         }
     }
@@ -352,7 +379,11 @@ mod tests {
     /// The games with diagnostics and the line each starts, from the line breaks of the games
     /// before it (`None`: not at the start of a line).
     fn first_lines(a: &DocumentAnalysis) -> Vec<(u32, Option<u32>)> {
-        a.diagnostics(usize::MAX).games.iter().map(|g| (g.start, g.first_line)).collect()
+        a.diagnostics(usize::MAX, &DiagnosticFilter::default())
+            .games
+            .iter()
+            .map(|g| (g.start, g.first_line))
+            .collect()
     }
 
     /// The same from a line index of the whole text.
@@ -362,10 +393,64 @@ mod tests {
             let at = index.line_col(text, start, PositionEncoding::Utf8);
             (start, (at.col == 0).then_some(at.line))
         };
-        a.diagnostics(usize::MAX).games.iter().map(|g| first_line(g.start)).collect()
+        a.diagnostics(usize::MAX, &DiagnosticFilter::default())
+            .games
+            .iter()
+            .map(|g| first_line(g.start))
+            .collect()
+    }
+
+    /// A game with the diagnostics of `kind`: none but a missing tag or two; move numbers;
+    /// an illegal move; a date that does not exist and an empty variation; a long line.
+    fn game_with_problems(kind: usize) -> String {
+        match kind {
+            0 => "[Event \"a\"]\n\n1. e4 e5 *\n\n".to_owned(),
+            1 => "1. e4 1. e5 *\n\n".to_owned(),
+            2 => "[Event \"b\"]\n\n1. e4 e5 2. Ke3 *\n\n".to_owned(),
+            3 => "[Event \"c\"]\n[Date \"2020.13.01\"]\n\n1. d4 () *\n\n".to_owned(),
+            _ => format!("[Event \"d\"]\n\n1. c4 {{{}}} *\n\n", "x".repeat(300)),
+        }
+    }
+
+    /// What `diagnostics(limit, filter)` chooses, found the slow way: every diagnostic the
+    /// filter keeps, in text order, the most severe `limit` of them.
+    fn chosen_naively(
+        a: &DocumentAnalysis,
+        limit: usize,
+        filter: &DiagnosticFilter,
+    ) -> (Vec<Diagnostic>, usize) {
+        let all =
+            a.games().flat_map(|(start, g)| g.diagnostics.iter().map(move |d| d.shifted(start)));
+        let kept: Vec<Diagnostic> = all.filter(|d| filter.keeps(d)).collect();
+        let mut order: Vec<usize> = (0..kept.len()).collect();
+        order.sort_by_key(|&i| kept[i].severity);
+        let mut chosen: Vec<usize> = order.into_iter().take(limit).collect();
+        chosen.sort_unstable();
+        (chosen.iter().map(|&i| kept[i].clone()).collect(), kept.len() - chosen.len())
     }
 
     proptest! {
+        /// The games skipped by their chunks' and their own codes hold none of the diagnostics
+        /// to show: the selection is the slow way's, across chunks, for any filter and limit.
+        #[test]
+        fn the_selection_is_the_most_severe_of_those_the_filter_keeps(
+            games in proptest::collection::vec(0..5usize, 0..200),
+            limit in 0..40usize,
+            min_severity in proptest::sample::select(Severity::ALL.to_vec()),
+            ignored in proptest::sample::subsequence(
+                vec![Code::IllegalMove, Code::MoveNumber, Code::MissingTag, Code::LineTooLong, Code::EmptyVariation],
+                0..3,
+            ),
+        ) {
+            let text: String = games.into_iter().map(game_with_problems).collect();
+            let a = DocumentAnalysis::new(&text);
+            let filter = DiagnosticFilter { min_severity, ignored };
+            let selected = a.diagnostics(limit, &filter);
+            let (chosen, omitted) = chosen_naively(&a, limit, &filter);
+            prop_assert_eq!(selected.diagnostics(), chosen);
+            prop_assert_eq!(selected.omitted, omitted);
+        }
+
         /// Games start on the lines a line index of the text gives, whatever the line breaks
         /// (`\n`, `\r\n`, a lone `\r`) and after edits, including edits that split a `\r\n`.
         #[test]
@@ -393,7 +478,7 @@ mod tests {
             let mut a = DocumentAnalysis::new(&text);
             // Every game has a diagnostic (missing tags, at least), so every game is selected;
             // an edit can leave a game without one (only a comment left), which is then not.
-            prop_assert_eq!(a.diagnostics(usize::MAX).games.len(), a.game_count());
+            prop_assert_eq!(a.diagnostics(usize::MAX, &DiagnosticFilter::default()).games.len(), a.game_count());
             prop_assert_eq!(first_lines(&a), first_lines_in(&text, &a));
             for (at, removed, inserted) in edits {
                 let start = at.index(text.len() + 1);

@@ -1,7 +1,8 @@
-//! Code actions: the certain repairs that diagnostics carry, offered where the cursor is (with
-//! "renumber the whole game" for a move number, and "fix all of this kind in the file"); the
-//! rewriting of a suffix annotation as its NAG (§8.2.3.8); and the source actions: fix every
-//! certain problem of the file, sort a game's tags, format a game, sort the games (§12).
+//! Code actions: the certain repairs that the diagnostics shown (those the user's filter keeps)
+//! carry, offered where the cursor is (with "renumber the whole game" for a move number, and
+//! "fix all of this kind in the file"); the rewriting of a suffix annotation as its NAG
+//! (§8.2.3.8); and the source actions: fix every certain problem shown in the file, sort a
+//! game's tags, format a game, sort the games (§12).
 //!
 //! The edits of one action never overlap (LSP requires it of one document edit): a fix-all
 //! takes whole fixes in text order and leaves out a fix any of whose edits would overlap or
@@ -13,7 +14,9 @@ use super::formatting::format_edits;
 use super::sort_games::sort_games;
 use super::sort_tags::sort_tags;
 use crate::fmt::FormatOptions;
-use crate::syntax::{Code, Diagnostic, NodeKind, TextSource, parse_game_at, suffix_nag};
+use crate::syntax::{
+    Code, Diagnostic, DiagnosticFilter, NodeKind, TextSource, parse_game_at, suffix_nag,
+};
 use crate::text::{EditSet, TextEdit, TextRange};
 
 /// What kind of action it is (the LSP layer names them: `quickfix`, `source.fixAll.pgn`, ...).
@@ -45,23 +48,25 @@ pub struct CodeAction {
 }
 
 /// The code actions at `range` of the document `text`, of the kinds `wanted` accepts
-/// (the others are not computed).
+/// (the others are not computed); repairs only of the diagnostics `shown` keeps.
 pub fn code_actions(
     analysis: &DocumentAnalysis,
     text: &dyn TextSource,
     range: TextRange,
     options: &FormatOptions,
+    shown: &DiagnosticFilter,
     wanted: &dyn Fn(ActionKind) -> bool,
 ) -> Vec<CodeAction> {
     let mut actions = Vec::new();
+    let fixable = Fixable { analysis, shown };
     if wanted(ActionKind::QuickFix) {
-        actions.extend(quick_fixes(analysis, range, wanted(ActionKind::QuickFixAll)));
+        actions.extend(quick_fixes(fixable, range, wanted(ActionKind::QuickFixAll)));
     }
     if wanted(ActionKind::Rewrite) {
         actions.extend(suffixes_as_nags(analysis, text, range));
     }
     if wanted(ActionKind::FixAll)
-        && let Some(action) = fix_all(analysis)
+        && let Some(action) = fix_all(fixable)
     {
         actions.push(action);
     }
@@ -108,11 +113,11 @@ fn source_action(title: &str, kind: ActionKind, edit: TextEdit) -> CodeAction {
 /// The repairs of the diagnostics that overlap or touch `range`: each of their fixes, then for
 /// a move number the renumbering of its whole game, then (with `of_file`) for each code with
 /// more than one fixable diagnostic in the file, all of them at once.
-fn quick_fixes(analysis: &DocumentAnalysis, range: TextRange, of_file: bool) -> Vec<CodeAction> {
+fn quick_fixes(fixable: Fixable, range: TextRange, of_file: bool) -> Vec<CodeAction> {
     let mut actions = Vec::new();
     let mut codes = Vec::new();
-    for (start, game) in analysis.games_in(range) {
-        for diagnostic in &game.diagnostics {
+    for (start, game) in fixable.analysis.games_in(range) {
+        for diagnostic in game.diagnostics.iter().filter(|d| fixable.shown.keeps(d)) {
             let at = diagnostic.range.shift(start);
             let near = at.intersects(range) || at.touches(range.start) || range.touches(at.start);
             if !near || diagnostic.fixes.is_empty() {
@@ -141,7 +146,7 @@ fn quick_fixes(analysis: &DocumentAnalysis, range: TextRange, of_file: bool) -> 
         }
     }
     for code in codes {
-        let all: Vec<Diagnostic> = fixable(analysis).filter(|d| d.code == code).collect();
+        let all: Vec<Diagnostic> = fixable.all().filter(|d| d.code == code).collect();
         if all.len() > 1 {
             let title = format!("Fix all {} {} problems in this file", all.len(), code.as_str());
             let mut action = fix_together(title, all);
@@ -152,11 +157,21 @@ fn quick_fixes(analysis: &DocumentAnalysis, range: TextRange, of_file: bool) -> 
     actions
 }
 
-/// Every diagnostic of the document that has a fix, in document offsets.
-fn fixable(analysis: &DocumentAnalysis) -> impl Iterator<Item = Diagnostic> + '_ {
-    analysis.games().flat_map(|(start, game)| {
-        game.diagnostics.iter().filter(|d| !d.fixes.is_empty()).map(move |d| d.shifted(start))
-    })
+/// The diagnostics of a document whose fixes are offered: those the filter `shown` keeps.
+#[derive(Clone, Copy)]
+struct Fixable<'a> {
+    analysis: &'a DocumentAnalysis,
+    shown: &'a DiagnosticFilter,
+}
+
+impl<'a> Fixable<'a> {
+    /// Every diagnostic shown that has a fix, in document offsets.
+    fn all(self) -> impl Iterator<Item = Diagnostic> + 'a {
+        self.analysis.games().flat_map(move |(start, game)| {
+            let fixable = game.diagnostics.iter().filter(|d| !d.fixes.is_empty());
+            fixable.filter(move |d| self.shown.keeps(d)).map(move |d| d.shifted(start))
+        })
+    }
 }
 
 /// One quick fix applying the first fix of each of `diagnostics` (in text order) that does
@@ -175,10 +190,10 @@ fn fix_together(title: String, diagnostics: Vec<Diagnostic>) -> CodeAction {
 }
 
 /// The source action fixing every certain problem of the file (the first fix of each).
-fn fix_all(analysis: &DocumentAnalysis) -> Option<CodeAction> {
+fn fix_all(fixable: Fixable) -> Option<CodeAction> {
     let mut taken = EditSet::default();
     let mut count = 0usize;
-    for diagnostic in fixable(analysis) {
+    for diagnostic in fixable.all() {
         if taken.take(&diagnostic.fixes[0].edits) {
             count += 1;
         }

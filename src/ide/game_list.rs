@@ -8,36 +8,31 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::analysis::{GameAnalysis, SEVERITIES};
-use crate::syntax::GameStarts;
+use super::analysis::GameAnalysis;
+use crate::syntax::{Code, CodeSet, GameStarts};
 
 /// The most games in a chunk; a splice makes chunks of at least half as many when it has as
 /// many games to place.
 const CHUNK: usize = 64;
 
-/// A game in the list: its analysis, with its length, its line breaks and its number of
-/// diagnostics of each severity copied inline.
+/// A game in the list: its analysis, with its length, its line breaks and the codes of its
+/// diagnostics copied inline.
 #[derive(Clone, Debug)]
 pub(crate) struct Entry {
     pub len: u32,
     pub line_breaks: u32,
     pub ends_line: bool,
-    /// Indexed by `Severity as usize`.
-    pub severity_counts: [u32; SEVERITIES],
+    pub codes: CodeSet,
     pub analysis: Arc<GameAnalysis>,
 }
 
 impl Entry {
     pub fn new(analysis: GameAnalysis) -> Entry {
-        let mut severity_counts = [0; SEVERITIES];
-        for d in &analysis.diagnostics {
-            severity_counts[d.severity as usize] += 1;
-        }
         Entry {
             len: analysis.len,
             line_breaks: analysis.line_breaks,
             ends_line: analysis.ends_line,
-            severity_counts,
+            codes: analysis.diagnostics.iter().map(|d| d.code).collect(),
             analysis: Arc::new(analysis),
         }
     }
@@ -51,22 +46,23 @@ pub(crate) struct Chunk {
     pub line_breaks: u32,
     /// Whether the last game ends with a line break.
     pub ends_line: bool,
-    pub severity_counts: [u32; SEVERITIES],
+    /// The number of diagnostics of each code, indexed by `Code as usize`.
+    pub code_counts: [u32; Code::COUNT],
+    pub codes: CodeSet,
 }
 
 impl Chunk {
     fn new(entries: Vec<Entry>) -> Chunk {
-        let mut severity_counts = [0; SEVERITIES];
-        for entry in &entries {
-            for (total, count) in severity_counts.iter_mut().zip(entry.severity_counts) {
-                *total += count;
-            }
+        let mut code_counts = [0; Code::COUNT];
+        for d in entries.iter().flat_map(|entry| &entry.analysis.diagnostics) {
+            code_counts[d.code as usize] += 1;
         }
         Chunk {
             len: entries.iter().map(|e| e.len).sum(),
             line_breaks: entries.iter().map(|e| e.line_breaks).sum(),
             ends_line: entries.last().is_some_and(|e| e.ends_line),
-            severity_counts,
+            code_counts,
+            codes: entries.iter().fold(CodeSet::default(), |codes, e| codes.union(e.codes)),
             entries,
         }
     }

@@ -2,9 +2,9 @@
 //! publishes, in order, the diagnostics of the latest state of each marked document with its
 //! version. Edits that arrive faster than diagnostics are published are coalesced, a publish
 //! for an old version can never overtake a newer one, and diagnostics converted for a state of
-//! the document that has changed since are not sent. At most `diagnostics.limit`
-//! diagnostics are published per document, the most severe first; a note says how many more
-//! there are.
+//! the document that has changed since are not sent. Of the diagnostics the settings'
+//! `diagnostics.minSeverity` and `diagnostics.ignore` keep, at most `diagnostics.limit` are
+//! published per document, the most severe first; a note says how many more there are.
 //!
 //! Converting diagnostics to LSP positions and encoding them as JSON is the costly part of a
 //! publish in a large document, so the conversions and the JSON of the last publish are kept
@@ -27,6 +27,7 @@ use super::message::ArrayMessage;
 use super::settings::Settings;
 use super::transport::Notifier;
 use crate::ide::{GameAnalysis, guard};
+use crate::syntax::DiagnosticFilter;
 use crate::text::PositionEncoding;
 
 pub struct Publisher {
@@ -76,15 +77,15 @@ async fn publish_loop(sources: Sources, mut changed: UnboundedReceiver<Url>) {
             let mut message = ArrayMessage::publish_diagnostics(&uri, version);
             let count = match doc {
                 Some(doc) => {
-                    let limit = sources
-                        .settings
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .diagnostics
-                        .limit;
+                    let (limit, filter) = {
+                        let settings =
+                            sources.settings.lock().unwrap_or_else(PoisonError::into_inner);
+                        (settings.diagnostics.limit, settings.diagnostics.filter())
+                    };
                     let cache = converted.entry(uri.clone()).or_default();
+                    let shown = Shown { limit, filter: &filter };
                     let encode =
-                        || cache.publish(&doc, &uri, sources.encoding, limit, &mut message);
+                        || cache.publish(&doc, &uri, sources.encoding, shown, &mut message);
                     guard::catch("converting diagnostics", encode).unwrap_or_else(|_| {
                         // Whatever was pushed before the failure is not published.
                         message.clear();
@@ -111,6 +112,13 @@ async fn publish_loop(sources: Sources, mut changed: UnboundedReceiver<Url>) {
             );
         }
     }
+}
+
+/// Which diagnostics a publish shows: at most `limit` of those `filter` keeps.
+#[derive(Clone, Copy)]
+struct Shown<'a> {
+    limit: usize,
+    filter: &'a DiagnosticFilter,
 }
 
 /// The converted diagnostics of the games of one document published last time, by the address
@@ -155,11 +163,11 @@ impl ConvertedGames {
         doc: &Snapshot,
         uri: &Url,
         encoding: PositionEncoding,
-        limit: usize,
+        Shown { limit, filter }: Shown,
         message: &mut ArrayMessage,
     ) -> usize {
         let positions = doc.positions(encoding);
-        let selected = doc.analysis.diagnostics(limit);
+        let selected = doc.analysis.diagnostics(limit, filter);
         let mut kept = HashMap::with_capacity(selected.games.len());
         let mut count = 0;
         for chosen in &selected.games {
@@ -220,13 +228,14 @@ mod tests {
     use tower_lsp::lsp_types::{Position, Range, TextDocumentContentChangeEvent};
 
     use super::*;
+    use crate::syntax::{Code, Severity};
 
     const TEXT: &str = "[Event \"a\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Ke3 0-1\n\n\
                         [Event \"b\"]\n\n1. d4 {é♘𝄞} 1. d5 1/2\n\n1. c4 c5 2. Qxf7 *\n";
 
     /// What a publish gives without the cache.
-    fn fresh(doc: &Snapshot, uri: &Url, encoding: PositionEncoding, limit: usize) -> Vec<u8> {
-        kept(&mut ConvertedGames::default(), doc, uri, encoding, limit)
+    fn fresh(doc: &Snapshot, uri: &Url, encoding: PositionEncoding, shown: Shown) -> Vec<u8> {
+        kept(&mut ConvertedGames::default(), doc, uri, encoding, shown)
     }
 
     /// What a publish gives with `cache`.
@@ -235,10 +244,10 @@ mod tests {
         doc: &Snapshot,
         uri: &Url,
         encoding: PositionEncoding,
-        limit: usize,
+        shown: Shown,
     ) -> Vec<u8> {
         let mut message = ArrayMessage::publish_diagnostics(uri, Some(doc.version));
-        cache.publish(doc, uri, encoding, limit, &mut message);
+        cache.publish(doc, uri, encoding, shown, &mut message);
         message.finish()
     }
 
@@ -254,12 +263,19 @@ mod tests {
                 1..10,
             ),
             limit in prop_oneof![Just(2usize), Just(1000)],
+            warnings_but_move_numbers in any::<bool>(),
             encoding in prop_oneof![Just(PositionEncoding::Utf8), Just(PositionEncoding::Utf16)],
         ) {
             let uri = Url::parse("file:///cache.pgn").unwrap();
             let documents = Documents::default();
             documents.open(uri.clone(), TEXT.to_owned(), 1);
             let mut cache = ConvertedGames::default();
+            let filter = if warnings_but_move_numbers {
+                DiagnosticFilter { min_severity: Severity::Warning, ignored: vec![Code::MoveNumber] }
+            } else {
+                DiagnosticFilter::default()
+            };
+            let shown = Shown { limit, filter: &filter };
             for (i, (line, character, insert)) in edits.into_iter().enumerate() {
                 let at = Position::new(line, character);
                 let change = TextDocumentContentChangeEvent {
@@ -269,8 +285,8 @@ mod tests {
                 };
                 documents.change(&uri, i as i32 + 2, vec![change], encoding);
                 let doc = documents.snapshot(&uri).unwrap();
-                let kept = kept(&mut cache, &doc, &uri, encoding, limit);
-                prop_assert_eq!(kept, fresh(&doc, &uri, encoding, limit));
+                let kept = kept(&mut cache, &doc, &uri, encoding, shown);
+                prop_assert_eq!(kept, fresh(&doc, &uri, encoding, shown));
             }
         }
     }

@@ -187,7 +187,7 @@ impl LanguageServer for Server {
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
         self.set_settings(params.settings);
-        // The diagnostics limit may have changed.
+        // The diagnostics settings may have changed.
         for uri in self.documents.uris() {
             self.mark_changed(uri);
         }
@@ -215,11 +215,13 @@ impl LanguageServer for Server {
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
         let uri = params.text_document.uri;
         let (encoding, client) = (self.encoding(), self.client());
-        let options = self.settings().format_options();
+        let settings = self.settings();
+        let (options, shown) = (settings.format_options(), settings.diagnostics.filter());
         self.read(&uri, "code actions", |doc| {
             let range = doc.positions(encoding).text_range(params.range);
             let wanted = |kind| editing::wants(&params.context, kind);
-            let actions = ide::code_actions(&doc.analysis, &doc.rope, range, &options, &wanted);
+            let actions =
+                ide::code_actions(&doc.analysis, &doc.rope, range, &options, &shown, &wanted);
             Some(
                 actions
                     .into_iter()

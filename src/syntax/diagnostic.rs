@@ -13,6 +13,15 @@ pub enum Severity {
 }
 
 impl Severity {
+    /// Every severity, the most severe first.
+    pub const ALL: [Severity; 4] =
+        [Severity::Error, Severity::Warning, Severity::Information, Severity::Hint];
+
+    /// The severity named `name` as `as_str` names it (`info` for information).
+    pub fn from_name(name: &str) -> Option<Severity> {
+        Severity::ALL.into_iter().find(|severity| severity.as_str() == name)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Severity::Error => "error",
@@ -31,6 +40,7 @@ macro_rules! codes {
 
         impl Code {
             pub const ALL: &'static [Code] = &[ $( Code::$variant, )* ];
+            pub const COUNT: usize = Code::ALL.len();
 
             pub fn as_str(self) -> &'static str {
                 match self { $( Code::$variant => $name, )* }
@@ -249,5 +259,13 @@ mod tests {
             assert!(seen.insert(name), "duplicate {name}");
             assert_eq!(Code::from_name(name), Some(code));
         }
+    }
+
+    #[test]
+    fn severity_names_round_trip() {
+        for severity in Severity::ALL {
+            assert_eq!(Severity::from_name(severity.as_str()), Some(severity));
+        }
+        assert_eq!(Severity::from_name("information"), None);
     }
 }

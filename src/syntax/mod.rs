@@ -4,6 +4,7 @@
 
 mod block_lexer;
 pub mod diagnostic;
+mod diagnostic_filter;
 mod entity;
 mod first_tags;
 mod incremental;
@@ -13,6 +14,7 @@ mod parser;
 mod tree;
 
 pub use diagnostic::{Code, Diagnostic, Fix, Related, Severity, excerpt};
+pub use diagnostic_filter::{CodeSet, DiagnosticFilter};
 pub use incremental::{Edit, GameOffsets, GameStarts, Splice, TextSource, parse_game_at, reparse};
 pub use lexer::{Lexer, Token, TokenKind, is_tag_line, lex};
 pub use parser::{parse_game, parse_games};

@@ -8,8 +8,8 @@
 //! read (a tag pair repaired, a comment closed), and then the fixes of the new reading follow.
 
 use arbitrary::Unstructured;
-use pgn_lsp::cli::fix::{Filter, fix_text};
-use pgn_lsp::syntax::{NodeKind, Severity, parse_games};
+use pgn_lsp::cli::fix::fix_text;
+use pgn_lsp::syntax::{DiagnosticFilter, NodeKind, Severity, parse_games};
 
 #[derive(Clone, Debug)]
 pub struct Case {
@@ -43,7 +43,7 @@ pub fn run(data: &[u8]) {
 }
 
 pub fn check(case: &Case) {
-    let filter = Filter { min_severity: case.min_severity, ignored: Vec::new() };
+    let filter = DiagnosticFilter { min_severity: case.min_severity, ignored: Vec::new() };
     let (fixed, count) = fix_text(&case.text, &filter, case.latin1);
     let context = || format!("{case:?}\nfixed: {fixed:?}");
     if count == 0 {

@@ -15,7 +15,7 @@ use pgn_lsp::ide::{
     ActionKind, Date, DocumentAnalysis, Symbol, board_position, code_actions, completions,
     document_symbols, folding_ranges, hover, inlay_hints, selection_ranges,
 };
-use pgn_lsp::syntax::parse_games;
+use pgn_lsp::syntax::{DiagnosticFilter, parse_games};
 use pgn_lsp::text::{TextEdit, TextRange};
 use shakmaty::Color;
 
@@ -79,7 +79,14 @@ pub fn check(case: &Case) {
     for hint in inlay_hints(&analysis, &text, whole) {
         in_text(text, TextRange::empty(hint.offset), "an inlay hint");
     }
-    for action in code_actions(&analysis, &text, whole, &FormatOptions::default(), &|_| true) {
+    for action in code_actions(
+        &analysis,
+        &text,
+        whole,
+        &FormatOptions::default(),
+        &DiagnosticFilter::default(),
+        &|_| true,
+    ) {
         edits_apply(text, &action.edits, &action.title);
         if action.kind == ActionKind::SortGames {
             sorting_keeps_the_games(text, &action.edits);
@@ -108,7 +115,14 @@ fn at_cursor(text: &str, analysis: &DocumentAnalysis, offset: u32) {
         }
     }
     let cursor = TextRange::empty(offset);
-    for action in code_actions(analysis, &text, cursor, &FormatOptions::default(), &|_| true) {
+    for action in code_actions(
+        analysis,
+        &text,
+        cursor,
+        &FormatOptions::default(),
+        &DiagnosticFilter::default(),
+        &|_| true,
+    ) {
         edits_apply(text, &action.edits, &action.title);
     }
 }
@@ -169,7 +183,14 @@ fn sorting_keeps_the_games(text: &str, edits: &[TextEdit]) {
     let again = DocumentAnalysis::new(&sorted);
     let whole = TextRange::new(0, sorted.len() as u32);
     let sort = |kind: ActionKind| kind == ActionKind::SortGames;
-    let second = code_actions(&again, &sorted.as_str(), whole, &FormatOptions::default(), &sort);
+    let second = code_actions(
+        &again,
+        &sorted.as_str(),
+        whole,
+        &FormatOptions::default(),
+        &DiagnosticFilter::default(),
+        &sort,
+    );
     assert!(second.is_empty(), "a second sort of {sorted:?}: {second:?}");
 }
 

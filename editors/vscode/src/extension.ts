@@ -76,7 +76,14 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
         reflowComments: config.get<boolean>('format.reflowComments', true),
         addMissingTags: config.get<boolean>('format.addMissingTags', true),
       },
+      diagnostics: {
+        limit: config.get<number>('diagnostics.limit', 1000),
+        minSeverity: config.get<string>('diagnostics.minSeverity', 'hint'),
+        ignore: config.get<string[]>('diagnostics.ignore', []),
+      },
     },
+    // The whole `pgn` section again as soon as the server is up and after every change
+    // (workspace/didChangeConfiguration); the server reads it from its `pgn` key.
     synchronize: { configurationSection: 'pgn' },
     outputChannel: output,
   };
