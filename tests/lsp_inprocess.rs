@@ -87,11 +87,16 @@ fn settings_from_initialization_options_and_configuration_changes_are_used() {
     let narrow = format(&mut client, LONG_GAME);
     assert!(longest_line(&narrow) < 40, "{narrow}");
     assert!(!narrow.contains("[Date"), "no tags added: {narrow}");
+    // Eglot's change when the workspace configures nothing keeps the initialization options.
+    client.notify("workspace/didChangeConfiguration", json!({ "settings": {} }));
+    assert_eq!(format(&mut client, LONG_GAME), narrow);
     // The VS Code extension's settings come in its `pgn` section, with the client's own.
     client.notify(
         "workspace/didChangeConfiguration",
         json!({ "settings": { "pgn": {
-            "server": { "path": "" }, "format": { "lineWidth": 60 }, "trace": { "server": "off" }
+            "server": { "path": "" },
+            "format": { "lineWidth": 60, "reflowComments": true, "addMissingTags": true },
+            "trace": { "server": "off" }
         } } }),
     );
     let wide = format(&mut client, LONG_GAME);

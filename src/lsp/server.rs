@@ -30,6 +30,8 @@ pub struct Server {
     /// Read from the client's capabilities in `initialize`.
     client: OnceLock<ClientSupport>,
     settings: Arc<Mutex<Settings>>,
+    /// The `initializationOptions`, under the settings of every `didChangeConfiguration`.
+    initialization_options: OnceLock<Value>,
     /// Started in `initialize`, once the encoding is known.
     publisher: OnceLock<Publisher>,
 }
@@ -42,6 +44,7 @@ impl Server {
             encoding: OnceLock::new(),
             client: OnceLock::new(),
             settings: Arc::default(),
+            initialization_options: OnceLock::new(),
             publisher: OnceLock::new(),
         }
     }
@@ -60,8 +63,10 @@ impl Server {
         }
     }
 
-    fn set_settings(&self, value: Value) {
-        match Settings::from_json(value) {
+    /// Read the settings of `change` (`null` in `initialize`) over the `initializationOptions`.
+    fn set_settings(&self, change: Value) {
+        let base = self.initialization_options.get().cloned().unwrap_or_default();
+        match Settings::from_json_over(base, change) {
             Ok(settings) => {
                 *self.settings.lock().unwrap_or_else(PoisonError::into_inner) = settings
             }
@@ -120,7 +125,8 @@ impl LanguageServer for Server {
             })
         });
         if let Some(options) = params.initialization_options {
-            self.set_settings(options);
+            let _ = self.initialization_options.set(options);
+            self.set_settings(Value::Null);
         }
         let capabilities = ServerCapabilities {
             position_encoding: Some(encoding_kind(encoding)),

@@ -8,8 +8,10 @@
 //! ```
 //!
 //! The same object may come wrapped in a `"pgn"` section (as the VS Code extension's settings,
-//! `pgn.format.lineWidth` and so on, reach the server) or a `"pgn-lsp"` one. Missing fields
-//! take their defaults.
+//! `pgn.format.lineWidth` and so on, reach the server) or a `"pgn-lsp"` one. A field that
+//! `didChangeConfiguration` leaves out keeps its value from `initializationOptions`, else its
+//! default: Eglot sends `{}` when nothing is configured for the workspace, just after the
+//! server has started with the options of `eglot-server-programs`.
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
@@ -52,6 +54,35 @@ impl DiagnosticsSettings {
     }
 }
 
+/// The settings in `value`, out of their section if they come in one.
+fn section(value: Value) -> Value {
+    match value {
+        Value::Object(mut map) if map.contains_key("pgn") || map.contains_key("pgn-lsp") => {
+            map.remove("pgn").or_else(|| map.remove("pgn-lsp")).unwrap_or_default()
+        }
+        other => other,
+    }
+}
+
+/// `over` written onto `into`, object by object: a field `over` leaves out (or gives as null)
+/// keeps its value in `into`.
+fn merge(into: &mut Value, over: Value) {
+    match over {
+        Value::Null => {}
+        Value::Object(over) => {
+            if !into.is_object() {
+                *into = Value::Object(serde_json::Map::new());
+            }
+            if let Value::Object(into) = into {
+                for (name, value) in over.into_iter().filter(|(_, value)| !value.is_null()) {
+                    merge(into.entry(name).or_insert(Value::Null), value);
+                }
+            }
+        }
+        over => *into = over,
+    }
+}
+
 /// A severity by the name `check --min-severity` takes.
 fn severity<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Severity, D::Error> {
     let name = String::deserialize(deserializer)?;
@@ -90,16 +121,15 @@ impl Default for FormatSettings {
 }
 
 impl Settings {
-    /// Read settings from a client's JSON (`null` gives the defaults).
-    pub fn from_json(value: Value) -> Result<Settings, serde_json::Error> {
-        let value = match value {
-            Value::Object(mut map) if map.contains_key("pgn") || map.contains_key("pgn-lsp") => {
-                map.remove("pgn").or_else(|| map.remove("pgn-lsp")).unwrap_or_default()
-            }
-            Value::Null => return Ok(Settings::default()),
-            other => other,
-        };
-        serde_json::from_value(value)
+    /// Read the settings of `change` (a `didChangeConfiguration`'s), the fields it leaves out
+    /// taken from `base` (the `initializationOptions`), then from the defaults.
+    pub fn from_json_over(base: Value, change: Value) -> Result<Settings, serde_json::Error> {
+        let mut merged = section(base);
+        merge(&mut merged, section(change));
+        match merged {
+            Value::Null => Ok(Settings::default()),
+            merged => serde_json::from_value(merged),
+        }
     }
 
     pub fn format_options(&self) -> FormatOptions {
@@ -117,20 +147,24 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// Settings from `value` alone (`null` gives the defaults).
+    fn read(value: Value) -> Result<Settings, serde_json::Error> {
+        Settings::from_json_over(Value::Null, value)
+    }
+
     #[test]
     fn settings_plain_wrapped_partial_and_wrong() {
-        let s = Settings::from_json(json!({ "format": { "lineWidth": 60 } })).unwrap();
+        let s = read(json!({ "format": { "lineWidth": 60 } })).unwrap();
         assert_eq!(
             s.format_options(),
             FormatOptions { line_width: 60, ..FormatOptions::default() }
         );
         let wrapped =
-            Settings::from_json(json!({ "pgn-lsp": { "format": { "reflowComments": false } } }))
-                .unwrap();
+            read(json!({ "pgn-lsp": { "format": { "reflowComments": false } } })).unwrap();
         assert!(!wrapped.format_options().reflow_comments);
-        assert_eq!(Settings::from_json(Value::Null).unwrap(), Settings::default());
-        assert!(Settings::from_json(json!({ "format": { "lineWidth": "wide" } })).is_err());
-        let limit = Settings::from_json(json!({ "diagnostics": { "limit": 5 } })).unwrap();
+        assert_eq!(read(Value::Null).unwrap(), Settings::default());
+        assert!(read(json!({ "format": { "lineWidth": "wide" } })).is_err());
+        let limit = read(json!({ "diagnostics": { "limit": 5 } })).unwrap();
         assert_eq!((limit.diagnostics.limit, limit.format), (5, FormatSettings::default()));
         assert_eq!(limit.diagnostics.filter(), DiagnosticFilter::default());
     }
@@ -149,7 +183,7 @@ mod tests {
             "board": { "orientation": "white" },
             "trace": { "server": "off" }
         } });
-        let s = Settings::from_json(sent).unwrap();
+        let s = read(sent).unwrap();
         assert_eq!(
             s.format_options(),
             FormatOptions { line_width: 60, reflow_comments: false, ..FormatOptions::default() }
@@ -190,7 +224,7 @@ mod tests {
             "diagnostics": { "limit": 1000, "minSeverity": "hint", "ignore": [] }
         });
         assert_eq!(section, defaults);
-        assert_eq!(Settings::from_json(json!({ "pgn": section })).unwrap(), Settings::default());
+        assert_eq!(read(json!({ "pgn": section })).unwrap(), Settings::default());
         let codes: Vec<&str> = Code::ALL.iter().map(|code| code.as_str()).collect();
         assert_eq!(ignore_items["enum"], json!(codes));
         let described = ignore_items["enumDescriptions"].as_array().unwrap();
@@ -205,17 +239,38 @@ mod tests {
     }
 
     #[test]
+    fn a_configuration_change_keeps_what_it_leaves_out_from_the_initialization_options() {
+        let base = json!({ "pgn-lsp": {
+            "format": { "lineWidth": 40, "addMissingTags": false },
+            "diagnostics": { "ignore": ["missing-tag"] }
+        } });
+        let over = |change| Settings::from_json_over(base.clone(), change).unwrap();
+        let started = over(Value::Null);
+        assert_eq!((started.format.line_width, started.format.add_missing_tags), (40, false));
+        assert_eq!(started.diagnostics.ignore, [Code::MissingTag]);
+        // Eglot's change when nothing is configured for the workspace.
+        assert_eq!(over(json!({})), started);
+        let wider =
+            over(json!({ "pgn": { "format": { "lineWidth": 60, "reflowComments": null } } }));
+        assert_eq!(
+            wider.format,
+            FormatSettings { line_width: 60, reflow_comments: true, add_missing_tags: false }
+        );
+        // A list is replaced, not extended.
+        let none_ignored = over(json!({ "diagnostics": { "ignore": [] } }));
+        assert_eq!(none_ignored.diagnostics.filter(), DiagnosticFilter::default());
+        assert_eq!(none_ignored.format, started.format);
+    }
+
+    #[test]
     fn unknown_severities_and_codes_are_refused() {
         let severity = json!({ "diagnostics": { "minSeverity": "information" } });
-        let error = Settings::from_json(severity).unwrap_err().to_string();
+        let error = read(severity).unwrap_err().to_string();
         assert!(error.contains("unknown severity \"information\""), "{error}");
         let code = json!({ "diagnostics": { "ignore": ["missing-tag", "missing-tags"] } });
-        let error = Settings::from_json(code).unwrap_err().to_string();
+        let error = read(code).unwrap_err().to_string();
         assert!(error.contains("unknown diagnostic code \"missing-tags\""), "{error}");
         let info = json!({ "diagnostics": { "minSeverity": "info" } });
-        assert_eq!(
-            Settings::from_json(info).unwrap().diagnostics.min_severity,
-            Severity::Information
-        );
+        assert_eq!(read(info).unwrap().diagnostics.min_severity, Severity::Information);
     }
 }
