@@ -2,7 +2,8 @@
 # Batch test of the Emacs + Eglot setup documented in README.md
 # against a real pgn-lsp binary: the snippet is extracted from the document,
 # a copy of editors/fixtures/illegal.pgn must get the illegal-move diagnostic,
-# saving messy.pgn must format it, and no server process may outlive Emacs.
+# saving messy.pgn must format it at the line width given as initializationOptions,
+# and no server process may outlive Emacs.
 #
 #   PGN_LSP=/path/to/pgn-lsp editors/emacs/test/run.sh
 #

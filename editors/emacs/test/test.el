@@ -1,7 +1,8 @@
 ;;; test.el --- batch test of the Eglot setup for pgn-lsp  -*- lexical-binding: t -*-
 ;; Run by test/run.sh: loads the Emacs snippet of README.md
 ;; ($PGN_SNIPPET), opens copies of editors/fixtures/*.pgn in $PGN_TEST_DIR,
-;; waits for the illegal-move diagnostic, checks format on save, then exits
+;; waits for the illegal-move diagnostic, checks format on save (at a line width given
+;; as initializationOptions), then exits
 ;; (status 0 on success, 1 with a "FAIL:" line otherwise).
 
 (require 'package)
@@ -59,6 +60,11 @@
 
 (defun pgn-test-run ()
   (load (getenv "PGN_SNIPPET") nil t)
+  ;; A server setting given as the README says, in the snippet's entry: the line width of 20
+  ;; must outlast the empty workspace configuration that Eglot sends just after connecting,
+  ;; and wrap the moves of messy.pgn on save (step 2).
+  (setf (alist-get 'pgn-mode eglot-server-programs)
+        '("pgn-lsp" :initializationOptions (:format (:lineWidth 20))))
   ;; 1. Diagnostic for the illegal move.
   (with-current-buffer (pgn-test-open "illegal.pgn")
     (pgn-test-say "ok - illegal.pgn: pgn-mode, Eglot connected")
@@ -82,10 +88,11 @@
     (let ((on-disk (with-temp-buffer
                      (insert-file-contents (expand-file-name "messy.pgn" pgn-test-dir))
                      (buffer-string))))
-      (unless (and (string-search "1. e4 e5 2. Nf3 Nc6 *" on-disk)
+      (unless (and (string-search "1. e4 e5 2. Nf3 Nc6\n*" on-disk)
                    (not (string-search "1.e4" on-disk)))
-        (pgn-test-fail "messy.pgn was not formatted on save; on disk:\n%s" on-disk))
-      (pgn-test-say "ok - save formatted messy.pgn")))
+        (pgn-test-fail "messy.pgn was not formatted on save, at a line width of 20; on disk:\n%s"
+                       on-disk))
+      (pgn-test-say "ok - save formatted messy.pgn at the line width of initializationOptions")))
   (pgn-test-say "ok - all checks passed"))
 
 (condition-case err
