@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end test of the Neovim integration (editors/nvim) against a real
 # pgn-lsp binary, in headless Neovim with a clean configuration:
-# filetype detection, illegal-move diagnostic, hover FEN, format on save, the
+# filetype detection, illegal-move diagnostic, hover FEN, format on save (at the
+# line width given in vim.g.pgn_lsp_init_options), the
 # live board (:PgnBoard), completion of a legal move, a quick fix applied from a
 # code action, client reuse across buffers, and no server process left after
 # quitting.
@@ -46,6 +47,7 @@ status=0
 timeout 300 nvim --headless --clean -n \
   --cmd 'lua vim.opt.runtimepath:prepend(os.getenv("PGN_PLUGIN_DIR"))' \
   --cmd 'lua vim.g.pgn_lsp_cmd = { os.getenv("PGN_LSP_WRAPPER") }' \
+  --cmd 'lua vim.g.pgn_lsp_init_options = { format = { lineWidth = 20 } }' \
   -c 'lua dofile(os.getenv("PGN_TEST_LUA"))' </dev/null || status=$?
 
 result="$(cat "$tmp/result" 2>/dev/null || true)"

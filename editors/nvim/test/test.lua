@@ -8,7 +8,9 @@ local timeout = tonumber(os.getenv('PGN_TEST_TIMEOUT_MS') or '') or 20000
 local pgn_lsp = require('pgn_lsp')
 
 local EXPECTED_FEN = 'rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2'
-local EXPECTED_MOVETEXT = '1. e4 e5 2. Nf3 Nc6 *'
+-- messy.pgn's moves, formatted at the line width of 20 that run.sh gives the server in
+-- vim.g.pgn_lsp_init_options.
+local EXPECTED_MOVETEXT = '1. e4 e5 2. Nf3 Nc6\n*'
 
 local function say(msg)
   io.stdout:write(msg .. '\n')
@@ -226,7 +228,7 @@ local function run()
   if not on_disk:find(EXPECTED_MOVETEXT, 1, true) or on_disk:find('1.e4', 1, true) then
     fail('messy.pgn was not formatted on save; on disk:\n' .. on_disk)
   end
-  say('ok - :write formatted messy.pgn to "' .. EXPECTED_MOVETEXT .. '"')
+  say('ok - :write formatted messy.pgn to ' .. vim.inspect(EXPECTED_MOVETEXT))
 
   -- 4. The live board.
   check_board(messy)
