@@ -12,6 +12,7 @@ import {
   TransportKind,
 } from 'vscode-languageclient/node';
 import { registerBoard } from './board';
+import { serverSettings } from './settings';
 
 const SERVER_NAME = 'pgn-lsp';
 const OUTPUT_NAME = 'PGN Language Server';
@@ -70,18 +71,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
       { scheme: 'file', language: 'pgn' },
       { scheme: 'untitled', language: 'pgn' },
     ],
-    initializationOptions: {
-      format: {
-        lineWidth: config.get<number>('format.lineWidth', 80),
-        reflowComments: config.get<boolean>('format.reflowComments', true),
-        addMissingTags: config.get<boolean>('format.addMissingTags', true),
-      },
-      diagnostics: {
-        limit: config.get<number>('diagnostics.limit', 1000),
-        minSeverity: config.get<string>('diagnostics.minSeverity', 'hint'),
-        ignore: config.get<string[]>('diagnostics.ignore', []),
-      },
-    },
+    initializationOptions: serverSettings(config),
     // The whole `pgn` section again as soon as the server is up and after every change
     // (workspace/didChangeConfiguration); the server reads it from its `pgn` key.
     synchronize: { configurationSection: 'pgn' },
