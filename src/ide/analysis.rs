@@ -168,10 +168,12 @@ impl DocumentAnalysis {
                 *total += count as usize;
             }
         }
-        let mut totals = [0usize; Severity::ALL.len()];
-        for &code in Code::ALL.iter().filter(|&&code| filter.keeps_code(code)) {
-            totals[code.default_severity() as usize] += code_counts[code as usize];
-        }
+        // The codes shown, by severity, and how many diagnostics of each severity are shown.
+        let kept = Severity::ALL.map(|severity| filter.kept_codes(severity));
+        let totals = kept.map(|codes| {
+            let shown = Code::ALL.iter().filter(|&&code| codes.contains(code));
+            shown.map(|&code| code_counts[code as usize]).sum::<usize>()
+        });
         // Every diagnostic more severe than `cutoff` is shown, and the first `quota` of it.
         let (mut cutoff, mut quota, mut left) = (Severity::ALL.len(), 0, limit);
         for (severity, &total) in totals.iter().enumerate() {
@@ -181,7 +183,6 @@ impl DocumentAnalysis {
             }
             left -= total;
         }
-        let kept = Severity::ALL.map(|severity| filter.kept_codes(severity));
         let more_severe = kept[..cutoff].iter().fold(CodeSet::default(), |a, &b| a.union(b));
         let at_cutoff = kept.get(cutoff).copied().unwrap_or_default();
         // Whether games with these codes hold a chosen diagnostic.
