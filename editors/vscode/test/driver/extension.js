@@ -1,0 +1,197 @@
+// Test driver for editors/vscode/test/run.sh. Installed beside the pgn-lsp extension in a
+// real VS Code (code-server), it opens copies of editors/fixtures and checks through the
+// VS Code API what a user of the extension gets: the language, the server's diagnostics,
+// completion, the outline, hover, format on save (also after a settings change), the quick
+// fix, the board panel and the restart command. It stops at the first failure. Each check
+// appends a line to the file named by PGN_E2E_RESULTS: "ok - ..." or "not ok - ...", and
+// "done" at the end.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const vscode = require('vscode');
+
+const TIMEOUT_MS = Number(process.env.PGN_TEST_TIMEOUT_MS || 30000);
+const EXTENSION_ID = 'pgn-lsp.pgn-lsp';
+const FEN_AFTER_NF3 = 'rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2';
+
+function activate() {
+  const results = process.env.PGN_E2E_RESULTS;
+  if (!results) {
+    return;
+  }
+  const say = (line) => fs.appendFileSync(results, `${line}\n`);
+  run(say).then(
+    () => say('done'),
+    (err) => {
+      say(`not ok - ${err instanceof Error ? err.message : String(err)}`);
+      say('done');
+    },
+  );
+}
+
+function deactivate() {}
+
+async function run(say) {
+  const dir = process.env.PGN_E2E_DIR;
+  const uri = (name) => vscode.Uri.file(path.join(dir, name));
+
+  const extension = vscode.extensions.getExtension(EXTENSION_ID);
+  check(extension, `the extension ${EXTENSION_ID} is installed`);
+
+  const illegal = await open(uri('illegal.pgn'));
+  check(illegal.languageId === 'pgn', `illegal.pgn has language "${illegal.languageId}", expected "pgn"`);
+  await waitFor('the extension to activate', () => extension.isActive);
+  say('ok - illegal.pgn opens as pgn and activates the extension');
+
+  const diagnostic = await waitFor('an illegal-move diagnostic on illegal.pgn', () =>
+    vscode.languages.getDiagnostics(illegal.uri).find((d) => codeOf(d) === 'illegal-move'),
+  );
+  const expected = new vscode.Range(9, 3, 9, 6);
+  check(
+    diagnostic.range.isEqual(expected) && diagnostic.severity === vscode.DiagnosticSeverity.Error,
+    `the illegal-move diagnostic is at ${show(diagnostic.range)} with severity ${diagnostic.severity}, ` +
+      `expected an error at ${show(expected)} (3. Nf3)`,
+  );
+  say(`ok - diagnostic at ${show(diagnostic.range)}: [${codeOf(diagnostic)}] ${diagnostic.message}`);
+
+  const third = illegal.positionAt(illegal.getText().indexOf('3. Nf3') + 3);
+  const completion = await vscode.commands.executeCommand(
+    'vscode.executeCompletionItemProvider',
+    illegal.uri,
+    third,
+  );
+  const offered = new Map(
+    completion.items.map((item) => [typeof item.label === 'string' ? item.label : item.label.label, item]),
+  );
+  const bb5 = offered.get('Bb5');
+  check(
+    bb5 && bb5.detail === 'bishop from f1' && !offered.has('Nf3') && !offered.has('Nc6'),
+    `completion before 3. Nf3 should offer Bb5 (bishop from f1) and no illegal move; got ${[...offered.keys()]}`,
+  );
+  say(`ok - completion at 3. offers ${offered.size} legal moves, Bb5 among them (${bb5.detail})`);
+
+  const symbols = await vscode.commands.executeCommand('vscode.executeDocumentSymbolProvider', illegal.uri);
+  const names = (symbols || []).map((symbol) => symbol.name);
+  check(
+    names.length === 1 && names[0] === 'White – Black, *',
+    `the outline of illegal.pgn should be its one game, "White – Black, *"; got ${JSON.stringify(names)}`,
+  );
+  say(`ok - the outline lists the game: ${names[0]}`);
+
+  const messy = await open(uri('messy.pgn'));
+  const nf3 = messy.positionAt(messy.getText().indexOf('Nf3') + 1);
+  const hovers = await vscode.commands.executeCommand('vscode.executeHoverProvider', messy.uri, nf3);
+  const hoverText = (hovers || [])
+    .flatMap((hover) => hover.contents)
+    .map((content) => (typeof content === 'string' ? content : content.value))
+    .join('\n');
+  check(
+    new RegExp('```\\w*\\n' + escapeRegExp(FEN_AFTER_NF3) + '\\n```').test(hoverText),
+    `hover on Nf3 has no code block with the FEN ${FEN_AFTER_NF3}; got:\n${hoverText}`,
+  );
+  say(`ok - hover on Nf3 shows ${FEN_AFTER_NF3}`);
+
+  await saveFormatted(messy, '1. e4 e5 2. Nf3 Nc6 *');
+  say('ok - saving messy.pgn formats it (editor.formatOnSave from the extension\'s defaults)');
+
+  await vscode.workspace
+    .getConfiguration('pgn')
+    .update('format.lineWidth', 20, vscode.ConfigurationTarget.Global);
+  await saveFormatted(messy, '1. e4 e5 2. Nf3 Nc6\n*');
+  say('ok - after setting pgn.format.lineWidth to 20, saving wraps the moves at 20');
+
+  const fixable = await open(uri('fixable.pgn'));
+  const warning = await waitFor('a non-canonical-san diagnostic on fixable.pgn', () =>
+    vscode.languages.getDiagnostics(fixable.uri).find((d) => codeOf(d) === 'non-canonical-san'),
+  );
+  const actions = await vscode.commands.executeCommand(
+    'vscode.executeCodeActionProvider',
+    fixable.uri,
+    warning.range,
+    vscode.CodeActionKind.QuickFix.value,
+  );
+  const preferred = (actions || []).find((action) => action.isPreferred && action.edit);
+  check(preferred, `no preferred quick fix for ${warning.message}`);
+  check(await vscode.workspace.applyEdit(preferred.edit), `the quick fix "${preferred.title}" was not applied`);
+  const line = fixable.lineAt(warning.range.start.line).text;
+  check(line.includes('4. O-O Nf6'), `after the quick fix the line reads ${line}`);
+  await waitFor('the non-canonical-san diagnostic to go once fixed', () =>
+    vscode.languages.getDiagnostics(fixable.uri).every((d) => codeOf(d) !== 'non-canonical-san'),
+  );
+  say(`ok - quick fix "${preferred.title}" applied, and its diagnostic gone: ${line}`);
+
+  const editor = await vscode.window.showTextDocument(messy);
+  editor.selection = new vscode.Selection(nf3, nf3);
+  await vscode.commands.executeCommand('pgn.showBoard');
+  await waitFor('the board panel', () =>
+    vscode.window.tabGroups.all
+      .flatMap((group) => group.tabs)
+      .some((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('pgnBoard')),
+  );
+  say('ok - PGN: Show Board opens the board panel');
+
+  // Stopping the client disposes of its diagnostics, so the ones found now are the new server's.
+  await vscode.commands.executeCommand('pgn.restartServer');
+  await waitFor('the restarted server to report the illegal move again', () =>
+    vscode.languages.getDiagnostics(illegal.uri).some((d) => codeOf(d) === 'illegal-move'),
+  );
+  say('ok - PGN: Restart Server starts a new server, which reports the illegal move again');
+}
+
+/**
+ * Edit `document` (a space at its end) and save it until the file saved is its tags, a blank
+ * line, `movetext` and a blank line: the export format's layout (§8.1.1, §8.2.1).
+ */
+async function saveFormatted(document, movetext) {
+  const file = document.uri.fsPath;
+  await waitFor(`the saved ${path.basename(file)} to end with ${JSON.stringify(movetext)}`, async () => {
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(document.uri, document.positionAt(document.getText().length), ' ');
+    await vscode.workspace.applyEdit(edit);
+    await document.save();
+    const saved = fs.readFileSync(file, 'utf8');
+    return saved.endsWith(`"]\n\n${movetext}\n\n`) && saved === document.getText();
+  });
+}
+
+async function open(uri) {
+  const document = await vscode.workspace.openTextDocument(uri);
+  await vscode.window.showTextDocument(document);
+  return document;
+}
+
+function codeOf(diagnostic) {
+  const code = diagnostic.code;
+  return typeof code === 'object' && code !== null ? code.value : code;
+}
+
+function show(range) {
+  return `${range.start.line + 1}:${range.start.character + 1}-${range.end.line + 1}:${range.end.character + 1}`;
+}
+
+function escapeRegExp(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function check(condition, message) {
+  if (!condition) {
+    throw new Error(message);
+  }
+}
+
+/** Poll `probe` until it gives a truthy value, for at most TIMEOUT_MS. */
+async function waitFor(what, probe) {
+  const deadline = Date.now() + TIMEOUT_MS;
+  for (;;) {
+    const value = await probe();
+    if (value) {
+      return value;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${TIMEOUT_MS} ms waiting for ${what}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+module.exports = { activate, deactivate };
