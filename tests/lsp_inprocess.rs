@@ -3,8 +3,9 @@
 //! settings from `initializationOptions` and `didChangeConfiguration` (formatting, the
 //! diagnostics limit and filter, the VS Code extension's section), range formatting,
 //! closing a document, Markdown hovers, `shutdown` with `"params": null`, the live board's
-//! `pgn/position` request; completion and code actions (capabilities, text edits in UTF-16,
-//! kinds and the `only` filter).
+//! `pgn/position` request; the files read from disk (`pgn/openFile`, `pgn/closeFile`);
+//! completion and code actions (capabilities, text edits in UTF-16, kinds and the `only`
+//! filter).
 
 mod lsp_client;
 
@@ -346,6 +347,68 @@ fn the_live_board_request_answers_with_the_position_at_the_cursor() {
     let nothing =
         client.call("pgn/position", json!({ "textDocument": { "uri": note }, "position": at }));
     assert_eq!(nothing, Value::Null);
+}
+
+/// The `publishDiagnostics` of a file read from disk (no version) that `accept` takes.
+fn disk_diagnostics(client: &mut Client, uri: &str, accept: fn(&[Value]) -> bool) -> Vec<Value> {
+    let message = client.wait_for("diagnostics of a file read from disk", |m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == uri
+            && m["params"].get("version").is_none()
+            && m["params"]["diagnostics"].as_array().is_some_and(|d| accept(d))
+    });
+    message["params"]["diagnostics"].as_array().unwrap().clone()
+}
+
+#[test]
+fn files_read_from_disk_are_published_read_again_and_closed() {
+    let roster = "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n\
+                  [White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n\n";
+    let (illegal, legal) =
+        (format!("{roster}1. e4 e5 2. Ke3 *\n"), format!("{roster}1. e4 e5 2. Ke2 *\n"));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("large.pgn");
+    let uri = tower_lsp::lsp_types::Url::from_file_path(&path).unwrap().to_string();
+    let file = json!({ "textDocument": { "uri": uri } });
+    let mut client = start(Value::Null);
+
+    std::fs::write(&path, &illegal).unwrap();
+    client.notify("pgn/openFile", file.clone());
+    let found = disk_diagnostics(&mut client, &uri, |d| !d.is_empty());
+    assert_eq!((found.len(), &found[0]["code"]), (1, &json!("illegal-move")), "{found:?}");
+    assert_eq!(found[0]["range"]["start"], json!({ "line": 8, "character": 12 }));
+
+    // Changed on disk: read again.
+    std::fs::write(&path, &legal).unwrap();
+    client.notify("pgn/openFile", file.clone());
+    disk_diagnostics(&mut client, &uri, <[Value]>::is_empty);
+
+    // A document the client opens is the client's: reading the file and closing it leave it.
+    std::fs::write(&path, &illegal).unwrap();
+    client.notify("pgn/openFile", file.clone());
+    disk_diagnostics(&mut client, &uri, |d| !d.is_empty());
+    client.open(&uri, &legal);
+    assert!(client.diagnostics(&uri, 1).is_empty());
+    client.notify("pgn/openFile", file.clone());
+    client.notify("pgn/closeFile", file.clone());
+    let hover =
+        json!({ "textDocument": { "uri": uri }, "position": { "line": 8, "character": 13 } });
+    let shown = client.call("textDocument/hover", hover.clone());
+    assert!(shown["contents"]["value"].as_str().unwrap().contains("Ke2"), "{shown}");
+    client.notify("textDocument/didClose", file.clone());
+    disk_diagnostics(&mut client, &uri, <[Value]>::is_empty);
+
+    // Closing a file read from disk clears its diagnostics.
+    client.notify("pgn/openFile", file.clone());
+    disk_diagnostics(&mut client, &uri, |d| !d.is_empty());
+    client.notify("pgn/closeFile", file.clone());
+    disk_diagnostics(&mut client, &uri, <[Value]>::is_empty);
+    assert_eq!(client.call("textDocument/hover", hover), Value::Null);
+
+    // A file that cannot be read is left alone (the server logs why), and the server goes on.
+    let missing = json!({ "textDocument": { "uri": "file:///nonexistent/missing.pgn" } });
+    client.notify("pgn/openFile", missing.clone());
+    assert_eq!(client.call("textDocument/documentSymbol", missing), Value::Null);
 }
 
 #[test]

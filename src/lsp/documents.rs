@@ -1,6 +1,8 @@
 //! The open documents: a rope, a version and an up-to-date analysis for each. Changes are
 //! applied synchronously under a `std::sync::Mutex` that is never held across an `.await`
-//! (DESIGN §6.1); readers take a [`Snapshot`], which is cheap to clone and to keep.
+//! (DESIGN §6.1); readers take a [`Snapshot`], which is cheap to clone and to keep. Besides the
+//! documents the client opens, the store holds the files it asked the server to read from disk
+//! (`disk_files`), which have no version.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -35,7 +37,8 @@ impl TextSource for Rope {
 #[derive(Clone)]
 pub struct Snapshot {
     pub rope: Rope,
-    pub version: i32,
+    /// The client's version of the document; `None` for a file read from disk.
+    pub version: Option<i32>,
     pub analysis: DocumentAnalysis,
     /// Which state of the document this is: each open and each change makes a new one (a
     /// document closed and opened again can come back with the same version).
@@ -64,15 +67,21 @@ impl Documents {
         self.generations.fetch_add(1, Ordering::Relaxed)
     }
 
+    /// Open a document the client sent, in place of any document of the same URI.
     pub fn open(&self, uri: Url, text: String, version: i32) {
-        let started = Instant::now();
-        let analysis = analyse_whole(&text);
-        tracing::debug!("{uri}: {} bytes analysed in {:?}", text.len(), started.elapsed());
-        // Built after the analysis, not beside it: the two at once cost more memory than time.
-        let rope = Rope::from_str(&text);
-        drop(text);
-        let generation = self.next_generation();
-        self.lock().insert(uri, Snapshot { rope, version, analysis, generation });
+        let doc = new_snapshot(&uri, text, Some(version), self.next_generation());
+        self.lock().insert(uri, doc);
+    }
+
+    /// Open (or read again) a file read from disk, unless the client has opened the same URI:
+    /// its text is the client's, maybe edited and not saved. Returns whether it was opened.
+    pub fn open_from_disk(&self, uri: Url, text: String) -> bool {
+        if self.lock().get(&uri).is_some_and(|doc| doc.version.is_some()) {
+            return false;
+        }
+        let doc = new_snapshot(&uri, text, None, self.next_generation());
+        self.lock().insert(uri, doc);
+        true
     }
 
     /// Apply the changes of one `didChange`, in order. Returns `false` for a document that is
@@ -92,7 +101,7 @@ impl Documents {
         for change in changes {
             apply_change(doc, change, encoding);
         }
-        doc.version = version;
+        doc.version = Some(version);
         doc.generation = self.next_generation();
         tracing::debug!("{uri} version {version}: changes applied in {:?}", started.elapsed());
         true
@@ -100,6 +109,17 @@ impl Documents {
 
     pub fn close(&self, uri: &Url) {
         self.lock().remove(uri);
+    }
+
+    /// Close a file read from disk; a document the client opened stays. Returns whether one was
+    /// closed.
+    pub fn close_from_disk(&self, uri: &Url) -> bool {
+        let mut open = self.lock();
+        if open.get(uri).is_some_and(|doc| doc.version.is_none()) {
+            open.remove(uri);
+            return true;
+        }
+        false
     }
 
     pub fn uris(&self) -> Vec<Url> {
@@ -138,6 +158,17 @@ fn apply_change(
         // The analysis may no longer match the text: start again from the whole text.
         doc.analysis = analyse_whole(&rope.to_string());
     }
+}
+
+/// A document of `text`, analysed.
+fn new_snapshot(uri: &Url, text: String, version: Option<i32>, generation: u64) -> Snapshot {
+    let started = Instant::now();
+    let analysis = analyse_whole(&text);
+    tracing::debug!("{uri}: {} bytes analysed in {:?}", text.len(), started.elapsed());
+    // Built after the analysis, not beside it: the two at once cost more memory than time.
+    let rope = Rope::from_str(&text);
+    drop(text);
+    Snapshot { rope, version, analysis, generation }
 }
 
 /// The analysis of a whole text; an empty one if the analysis panics (the next edits then
@@ -242,7 +273,7 @@ mod tests {
         let doc = documents.snapshot(&uri).unwrap();
         assert_eq!(
             (doc.rope.to_string().as_str(), doc.version, doc.analysis.game_count()),
-            ("1. e4 *\n", 2, 1)
+            ("1. e4 *\n", Some(2), 1)
         );
     }
 

@@ -118,7 +118,7 @@ pub fn code_action(
         let edit = lsp::TextDocumentEdit {
             text_document: lsp::OptionalVersionedTextDocumentIdentifier {
                 uri: uri.clone(),
-                version: Some(doc.version),
+                version: doc.version,
             },
             edits: edits.map(lsp::OneOf::Left).collect(),
         };

@@ -4,6 +4,7 @@
 
 mod board;
 mod convert;
+mod disk_files;
 mod documents;
 mod editing;
 mod formatting;
@@ -58,6 +59,8 @@ pub async fn serve(
     let (notifier, notifications) = transport::notifier();
     let (service, socket) = LspService::build(|_| Server::new(notifier))
         .custom_method(board::METHOD, Server::position)
+        .custom_method(disk_files::OPEN_METHOD, Server::open_file)
+        .custom_method(disk_files::CLOSE_METHOD, Server::close_file)
         .finish();
     transport::serve((service, socket, notifications), input, output, shutdown).await;
 }

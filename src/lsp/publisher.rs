@@ -71,7 +71,7 @@ async fn publish_loop(sources: Sources, mut changed: UnboundedReceiver<Url>) {
             let started = Instant::now();
             let doc = sources.documents.snapshot(&uri);
             let (version, generation) = match &doc {
-                Some(doc) => (Some(doc.version), Some(doc.generation)),
+                Some(doc) => (doc.version, Some(doc.generation)),
                 None => (None, None),
             };
             let mut message = ArrayMessage::publish_diagnostics(&uri, version);
@@ -246,7 +246,7 @@ mod tests {
         encoding: PositionEncoding,
         shown: Shown,
     ) -> Vec<u8> {
-        let mut message = ArrayMessage::publish_diagnostics(uri, Some(doc.version));
+        let mut message = ArrayMessage::publish_diagnostics(uri, doc.version);
         cache.publish(doc, uri, encoding, shown, &mut message);
         message.finish()
     }

@@ -12,6 +12,7 @@ use tower_lsp::lsp_types::*;
 
 use super::board::{PositionParams, PositionResult, position_result};
 use super::convert::{encoding_kind, negotiate_encoding};
+use super::disk_files::{self, FileParams};
 use super::documents::{Documents, Snapshot};
 use super::editing::{self, ClientSupport};
 use super::formatting::{FormatJob, FormatRequest};
@@ -395,7 +396,7 @@ impl Server {
     }
 }
 
-/// Custom requests, registered in `lsp::serve`.
+/// Custom requests and notifications, registered in `lsp::serve`.
 impl Server {
     /// `pgn/position`: the live board at a position of a document.
     pub async fn position(&self, params: PositionParams) -> Result<Option<PositionResult>> {
@@ -408,5 +409,29 @@ impl Server {
             let board = ide::board_position(&doc.analysis, &doc.rope, offset, orientation)?;
             Some(position_result(board, &positions))
         })
+    }
+
+    /// `pgn/openFile`: read a file from disk as a document (`disk_files`), applied before the
+    /// next message as a `didOpen` is.
+    pub async fn open_file(&self, params: FileParams) {
+        let uri = params.text_document.uri;
+        match disk_files::read(&uri) {
+            Ok(text) => {
+                if self.documents.open_from_disk(uri.clone(), text) {
+                    self.mark_changed(uri);
+                } else {
+                    tracing::warn!("{}: {uri} is open in the editor", disk_files::OPEN_METHOD);
+                }
+            }
+            Err(e) => tracing::warn!("{}: {e}", disk_files::OPEN_METHOD),
+        }
+    }
+
+    /// `pgn/closeFile`: forget a file read from disk; its diagnostics are cleared.
+    pub async fn close_file(&self, params: FileParams) {
+        let uri = params.text_document.uri;
+        if self.documents.close_from_disk(&uri) {
+            self.mark_changed(uri);
+        }
     }
 }

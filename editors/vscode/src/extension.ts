@@ -1,5 +1,6 @@
 // VS Code client for the pgn-lsp language server: finds the server binary,
-// starts it over stdio, forwards the `pgn.*` settings, and provides the
+// starts it over stdio, forwards the `pgn.*` settings, has the server read the
+// PGN files too large for VS Code to hand over (largeFiles.ts), and provides the
 // "PGN: Restart Server" and "PGN: Show Board" commands.
 import * as fs from 'fs';
 import * as os from 'os';
@@ -12,6 +13,7 @@ import {
   TransportKind,
 } from 'vscode-languageclient/node';
 import { registerBoard } from './board';
+import { LargeFiles } from './largeFiles';
 import { serverSettings } from './settings';
 
 const SERVER_NAME = 'pgn-lsp';
@@ -19,29 +21,51 @@ const OUTPUT_NAME = 'PGN Language Server';
 
 let client: LanguageClient | undefined;
 let output: vscode.OutputChannel | undefined;
+let largeFiles: LargeFiles | undefined;
+/** Whether the server is wanted: a PGN document or a PGN file too large to sync was shown. */
+let wanted = false;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel(OUTPUT_NAME);
-  context.subscriptions.push(output);
+  largeFiles = new LargeFiles(output, () => void want(context));
+  context.subscriptions.push(output, largeFiles);
 
   context.subscriptions.push(
     vscode.commands.registerCommand('pgn.restartServer', async () => {
+      wanted = true;
       await stopClient();
       await startClient(context);
     }),
     vscode.workspace.onDidChangeConfiguration(async (event) => {
       // A new binary needs a new process; other settings are sent to the
       // running server through workspace/didChangeConfiguration.
-      if (event.affectsConfiguration('pgn.server.path')) {
+      if (wanted && event.affectsConfiguration('pgn.server.path')) {
         await stopClient();
         await startClient(context);
+      }
+    }),
+    vscode.workspace.onDidOpenTextDocument((document) => {
+      if (document.languageId === 'pgn') {
+        void want(context);
       }
     }),
   );
 
   registerBoard(context, () => client);
 
-  await startClient(context);
+  // Activated by a PGN document, or once VS Code has started (a file too large to sync
+  // activates nothing): the server starts with the first PGN document or large file shown.
+  if (vscode.workspace.textDocuments.some((document) => document.languageId === 'pgn')) {
+    await want(context);
+  }
+  largeFiles.refresh();
+}
+
+async function want(context: vscode.ExtensionContext): Promise<void> {
+  if (!wanted) {
+    wanted = true;
+    await startClient(context);
+  }
 }
 
 export async function deactivate(): Promise<void> {
@@ -82,6 +106,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
   client = new LanguageClient('pgn', OUTPUT_NAME, serverOptions, clientOptions);
   try {
     await client.start();
+    largeFiles?.attach(client);
   } catch (err) {
     const message = `Failed to start ${found.path}: ${err instanceof Error ? err.message : String(err)}`;
     output?.appendLine(message);
@@ -92,6 +117,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
 async function stopClient(): Promise<void> {
   const running = client;
   client = undefined;
+  largeFiles?.detach();
   if (running) {
     try {
       await running.stop();

@@ -24,15 +24,25 @@ repo_root="$(cd "$ext_dir/../.." && pwd)"
 CODE_SERVER_VERSION=4.100.3
 
 tmp="$(mktemp -d)"
-pids=()
-cleanup() {
-  local pid
-  for pid in "${pids[@]}"; do
-    kill -TERM -- "-$pid" 2>/dev/null || true
+# The process groups of code-server and Chromium (each started with setsid).
+groups=()
+# Stop them (TERM, then KILL after 5 s) and wait until they are gone.
+stop_groups() {
+  local group deadline=$((SECONDS + 5))
+  for group in "${groups[@]}"; do
+    kill -TERM -- "-$group" 2>/dev/null || true
   done
-  rm -rf "$tmp"
+  for group in "${groups[@]}"; do
+    while kill -0 -- "-$group" 2>/dev/null; do
+      if [ "$SECONDS" -ge "$deadline" ]; then
+        kill -KILL -- "-$group" 2>/dev/null || true
+      fi
+      sleep 0.1
+    done
+  done
+  groups=()
 }
-trap cleanup EXIT
+trap 'stop_groups; rm -rf "$tmp"' EXIT
 
 # Debian's Chromium, and what code-server's native modules are built with.
 packages=()
@@ -112,8 +122,7 @@ count_servers() { pgrep -f -x "$server --stdio" | wc -l; }
 PGN_E2E_RESULTS="$tmp/results" PGN_E2E_DIR="$tmp/workspace" setsid "$code_server" \
   "${code_server_args[@]}" --auth none --bind-addr 127.0.0.1:0 --disable-telemetry \
   --disable-update-check --disable-workspace-trust "$tmp/workspace" >"$tmp/code-server.log" 2>&1 &
-code_server_pid=$!
-pids+=("$code_server_pid")
+groups+=("$!")
 url=
 for _ in $(seq 100); do
   url="$(sed -n 's|.*HTTP server listening on \(http://[^ ]*/\).*|\1|p' "$tmp/code-server.log")"
@@ -130,7 +139,7 @@ fi
 setsid chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
   --disable-background-networking --disable-component-update --disable-sync \
   --user-data-dir="$tmp/chromium" "${url}?folder=$tmp/workspace" >"$tmp/chromium.log" 2>&1 &
-pids+=("$!")
+groups+=("$!")
 
 deadline=$((SECONDS + 180))
 until grep -qx done "$tmp/results" 2>/dev/null; do
@@ -156,11 +165,8 @@ if [ "$running" -ne 1 ]; then
 fi
 echo "ok - one pgn-lsp server running after the restart"
 
-# Quitting VS Code: the browser goes, then code-server and its extension host.
-for pid in "${pids[@]}"; do
-  kill -TERM -- "-$pid" 2>/dev/null || true
-done
-pids=()
+# Quitting VS Code: code-server and its extension host go, and the browser.
+stop_groups
 deadline=$((SECONDS + 5))
 while [ "$(count_servers)" -ne 0 ] && [ "$SECONDS" -lt "$deadline" ]; do
   sleep 0.1

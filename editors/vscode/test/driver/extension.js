@@ -1,10 +1,10 @@
 // Test driver for editors/vscode/test/run.sh. Installed beside the pgn-lsp extension in a
 // real VS Code (code-server), it opens copies of editors/fixtures and checks through the
-// VS Code API what a user of the extension gets: the language, the server's diagnostics,
-// completion, the outline, hover, format on save (also after a settings change), the quick
-// fix, the board panel and the restart command. It stops at the first failure. Each check
-// appends a line to the file named by PGN_E2E_RESULTS: "ok - ..." or "not ok - ...", and
-// "done" at the end.
+// VS Code API what a user of the extension gets: the diagnostics of a file too large for
+// VS Code to hand to extensions, the language, the server's diagnostics, completion, the
+// outline, hover, format on save (also after a settings change), the quick fix, the board
+// panel and the restart command. It stops at the first failure. Each check appends a line to
+// the file named by PGN_E2E_RESULTS: "ok - ..." or "not ok - ...", and "done" at the end.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -38,10 +38,11 @@ async function run(say) {
   const extension = vscode.extensions.getExtension(EXTENSION_ID);
   check(extension, `the extension ${EXTENSION_ID} is installed`);
 
+  await checkLargeFile(uri('illegal.pgn'), uri('large.pgn'), extension, say);
+
   const illegal = await open(uri('illegal.pgn'));
   check(illegal.languageId === 'pgn', `illegal.pgn has language "${illegal.languageId}", expected "pgn"`);
-  await waitFor('the extension to activate', () => extension.isActive);
-  say('ok - illegal.pgn opens as pgn and activates the extension');
+  say('ok - illegal.pgn opens as pgn');
 
   const diagnostic = await waitFor('an illegal-move diagnostic on illegal.pgn', () =>
     vscode.languages.getDiagnostics(illegal.uri).find((d) => codeOf(d) === 'illegal-move'),
@@ -136,6 +137,57 @@ async function run(say) {
     vscode.languages.getDiagnostics(illegal.uri).some((d) => codeOf(d) === 'illegal-move'),
   );
   say('ok - PGN: Restart Server starts a new server, which reports the illegal move again');
+}
+
+/**
+ * A file over 50 MB, which VS Code hands to no extension: illegal.pgn's game repeated. Opened
+ * first, it must start the extension, and the server reads it from disk: its diagnostics, then
+ * those of the file changed on disk, then none once its tab is closed.
+ */
+async function checkLargeFile(gameUri, largeUri, extension, say) {
+  const game = `${fs.readFileSync(gameUri.fsPath, 'utf8')}\n`;
+  const count = Math.ceil((51 * 1024 * 1024) / game.length);
+  fs.writeFileSync(largeUri.fsPath, game.repeat(count));
+  await vscode.commands.executeCommand('vscode.open', largeUri);
+  check(
+    !vscode.workspace.textDocuments.some((document) => document.uri.toString() === largeUri.toString()),
+    'VS Code handed large.pgn to the extensions: it is no test of a file too large for that',
+  );
+  await waitFor('the extension to activate', () => extension.isActive);
+  const diagnostics = () => vscode.languages.getDiagnostics(largeUri);
+  const first = await waitFor('diagnostics of large.pgn', () => diagnostics().length > 0 && diagnostics());
+  // The first 1000 (pgn.diagnostics.limit), then the note of how many more there are.
+  const [shown, note] = [first.slice(0, 1000), first[1000]];
+  const firstRange = new vscode.Range(9, 3, 9, 6);
+  check(
+    first.length === 1001 &&
+      shown.every((d) => codeOf(d) === 'illegal-move') &&
+      shown[0].range.isEqual(firstRange) &&
+      note.message.startsWith(`${count - 1000} more diagnostics are not shown`),
+    `large.pgn (${count} games, each with the illegal 3. Nf3) should show 1000 illegal-move diagnostics ` +
+      `from ${show(firstRange)} and a note of ${count - 1000} more; got ${first.length}: ` +
+      `the first ${first[0].message} at ${show(first[0].range)}, the last ${first[first.length - 1].message}`,
+  );
+  say(
+    `ok - large.pgn (51 MB, too large for VS Code to hand to extensions) opened first: the extension ` +
+      `starts, the server reads it, 1000 of its ${count} illegal moves shown and a note of the others`,
+  );
+
+  const legal = game.replace('3. Nf3', '3. Bc4');
+  fs.writeFileSync(largeUri.fsPath, legal.repeat(count - 1) + game);
+  const last = new vscode.Range((count - 1) * 11 + 9, 3, (count - 1) * 11 + 9, 6);
+  await waitFor(`the one illegal move of large.pgn changed on disk, at ${show(last)}`, () => {
+    const now = diagnostics();
+    return now.length === 1 && now[0].range.isEqual(last);
+  });
+  say('ok - large.pgn changed on disk: the server reads it again');
+
+  const tab = vscode.window.tabGroups.all
+    .flatMap((group) => group.tabs)
+    .find((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === largeUri.toString());
+  await vscode.window.tabGroups.close(tab);
+  await waitFor('the diagnostics of large.pgn to go with its tab', () => diagnostics().length === 0);
+  say('ok - large.pgn closed: its diagnostics are gone');
 }
 
 /**

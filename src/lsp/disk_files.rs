@@ -1,0 +1,58 @@
+//! Files the client asks the server to read from disk, for the documents an editor cannot send:
+//! VS Code gives extensions no document over 50 MB (its limit for synchronising a model with
+//! them), so its extension sends `pgn/openFile` for a PGN file that large while a tab shows it,
+//! again when the file changes on disk, and `pgn/closeFile` once no tab shows it. The server
+//! publishes the file's diagnostics as for any document, without a version; the client never
+//! edits it through the protocol, and a `didOpen` of the same URI makes it the client's.
+//!
+//! Both notifications: `{ textDocument: { uri } }`, a `file:` URI.
+
+use serde::Deserialize;
+use tower_lsp::lsp_types::{TextDocumentIdentifier, Url};
+
+/// Read the file, and read it again after it changed on disk.
+pub const OPEN_METHOD: &str = "pgn/openFile";
+/// Forget the file (unless the client opened it meanwhile).
+pub const CLOSE_METHOD: &str = "pgn/closeFile";
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileParams {
+    pub text_document: TextDocumentIdentifier,
+}
+
+/// The text of the file `uri` names. Bytes that are not UTF-8 become U+FFFD, as VS Code
+/// decodes them by default, so that positions agree with the text the editor shows.
+pub fn read(uri: &Url) -> Result<String, String> {
+    let path = uri.to_file_path().map_err(|()| format!("{uri} does not name a local file"))?;
+    let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Ok(match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_replaced_one_character_each() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("latin1.pgn");
+        std::fs::write(&path, b"[White \"M\xfcller\"]\n\n1. e4 *\n").unwrap();
+        let text = read(&Url::from_file_path(&path).unwrap()).unwrap();
+        assert_eq!(text, "[White \"M\u{fffd}ller\"]\n\n1. e4 *\n");
+    }
+
+    #[test]
+    fn what_cannot_be_read_is_an_error() {
+        let missing = Url::from_file_path("/nonexistent/missing.pgn").unwrap();
+        assert!(read(&missing).unwrap_err().starts_with("cannot read /nonexistent/missing.pgn"));
+        let remote = Url::parse("https://example.com/game.pgn").unwrap();
+        assert_eq!(
+            read(&remote).unwrap_err(),
+            "https://example.com/game.pgn does not name a local file"
+        );
+    }
+}
