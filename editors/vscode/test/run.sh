@@ -120,6 +120,8 @@ require_server
 # pgrep fails when it finds none, which is a count too.
 count_servers() { pgrep -f -x "$server --stdio" | wc -l || true; }
 
+# Made before code-server starts: the loop below reads it at once.
+touch "$tmp/code-server.log"
 PGN_E2E_RESULTS="$tmp/results" PGN_E2E_DIR="$tmp/workspace" setsid "$code_server" \
   "${code_server_args[@]}" --auth none --bind-addr 127.0.0.1:0 --disable-telemetry \
   --disable-update-check --disable-workspace-trust "$tmp/workspace" >"$tmp/code-server.log" 2>&1 &

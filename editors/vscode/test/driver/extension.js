@@ -2,9 +2,10 @@
 // real VS Code (code-server), it opens copies of editors/fixtures and checks through the
 // VS Code API what a user of the extension gets: the diagnostics of a file too large for
 // VS Code to hand to extensions, the language, the server's diagnostics, completion, the
-// outline, hover, format on save (also after a settings change), the quick fix, the board
-// panel and the restart command. It stops at the first failure. Each check appends a line to
-// the file named by PGN_E2E_RESULTS: "ok - ..." or "not ok - ...", and "done" at the end.
+// outline, semantic tokens, an untitled document, hover, format on save (also after a
+// settings change), the quick fix, the board panel and the restart command. It stops at the
+// first failure. Each check appends a line to the file named by PGN_E2E_RESULTS: "ok - ..."
+// or "not ok - ...", and "done" at the end.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -78,6 +79,23 @@ async function run(say) {
     `the outline of illegal.pgn should be its one game, "White – Black, *"; got ${JSON.stringify(names)}`,
   );
   say(`ok - the outline lists the game: ${names[0]}`);
+
+  const legend = await vscode.commands.executeCommand('vscode.provideDocumentSemanticTokensLegend', illegal.uri);
+  const tokens = await vscode.commands.executeCommand('vscode.provideDocumentSemanticTokens', illegal.uri);
+  // The first token, as [line, start, length] and its type: the tag name `Event`.
+  const first = tokens ? [...tokens.data.slice(0, 3), legend.tokenTypes[tokens.data[3]]] : [];
+  check(
+    JSON.stringify(first) === JSON.stringify([0, 1, 5, 'property']),
+    `the first semantic token of illegal.pgn should be the tag name Event (0, 1, 5, property); got ${first}`,
+  );
+  say(`ok - semantic tokens: ${tokens.data.length / 5}, the first the tag name Event`);
+
+  const scratch = await vscode.workspace.openTextDocument({ language: 'pgn', content: '1. e4 e5 2. Ke3 *\n' });
+  await vscode.window.showTextDocument(scratch);
+  await waitFor('an illegal-move diagnostic on an untitled PGN document', () =>
+    vscode.languages.getDiagnostics(scratch.uri).some((d) => codeOf(d) === 'illegal-move'),
+  );
+  say(`ok - an untitled PGN document (${scratch.uri.toString()}) gets its diagnostics`);
 
   const messy = await open(uri('messy.pgn'));
   const nf3 = messy.positionAt(messy.getText().indexOf('Nf3') + 1);
