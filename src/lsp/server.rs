@@ -420,7 +420,9 @@ impl Server {
                 if self.documents.open_from_disk(uri.clone(), text) {
                     self.mark_changed(uri);
                 } else {
-                    tracing::warn!("{}: {uri} is open in the editor", disk_files::OPEN_METHOD);
+                    // The client sent it too (a file near the editor's limit, say): its text is
+                    // the one that counts.
+                    tracing::debug!("{}: {uri} is open in the editor", disk_files::OPEN_METHOD);
                 }
             }
             Err(e) => tracing::warn!("{}: {e}", disk_files::OPEN_METHOD),
