@@ -1,7 +1,10 @@
 //! Benchmark of the language server on a large document, driving the real binary over stdio
 //! as an editor would: open to first diagnostics, one-character edits to their diagnostics,
 //! each in a different game (and the same in a document of about 100 KB), hover on a move,
-//! formatting one game and the whole document, resident memory. Times are measured by the client, so they include the transfer of the messages;
+//! formatting one game and the whole document, resident memory, and open to first diagnostics
+//! with the server reading the document from disk (`pgn/openFile`, as the VS Code extension
+//! asks for files over 50 MB). Times are measured by the client, so they include the transfer
+//! of the messages;
 //! the server's own time for an edit (applying it, choosing and converting the diagnostics,
 //! handing them to the protocol layer) is read from its debug log.
 //!
@@ -22,6 +25,7 @@ use common::read_pgn;
 
 use lsp_client::{Client, vscode_capabilities};
 use serde_json::{Value, json};
+use tower_lsp::lsp_types::Url;
 
 const BINARY: &str = env!("CARGO_BIN_EXE_pgn-lsp");
 const URI: &str = "file:///bench.pgn";
@@ -141,13 +145,34 @@ struct Session {
     version: i64,
 }
 
+/// The server's `initializationOptions` for `--limit`.
+fn options(limit: Option<usize>) -> Value {
+    limit.map_or(Value::Null, |limit| json!({ "diagnostics": { "limit": limit } }))
+}
+
+/// Open to first diagnostics, the server reading `text` from a file (`pgn/openFile`); the file
+/// was just written, so it is read from the page cache, as after an editor has opened it.
+fn open_from_disk(text: &str, limit: Option<usize>) -> (Duration, usize) {
+    let path = std::env::temp_dir().join("pgn-lsp-bench.pgn");
+    std::fs::write(&path, text).expect("write the document");
+    let uri = Url::from_file_path(&path).expect("an absolute path").to_string();
+    let mut client = Client::spawn(BINARY, &[]);
+    client.initialize(vscode_capabilities(), options(limit));
+    let started = Instant::now();
+    client.notify("pgn/openFile", json!({ "textDocument": { "uri": uri } }));
+    let published = client.wait_for("the diagnostics of the file", |m| {
+        m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri
+    });
+    let elapsed = started.elapsed();
+    std::fs::remove_file(&path).expect("remove the document");
+    (elapsed, published["params"]["diagnostics"].as_array().map_or(0, Vec::len))
+}
+
 impl Session {
     fn open(text: String, limit: Option<usize>, log: &Path) -> (Session, Duration, usize) {
         let log = std::fs::File::create(log).expect("create the server log");
         let mut client = Client::spawn_logging_to(BINARY, log);
-        let options =
-            limit.map_or(Value::Null, |limit| json!({ "diagnostics": { "limit": limit } }));
-        client.initialize(vscode_capabilities(), options);
+        client.initialize(vscode_capabilities(), options(limit));
         let started = Instant::now();
         client.open(URI, &text);
         let diagnostics = client.diagnostics(URI, 1).len();
@@ -270,6 +295,7 @@ fn main() {
 
     let (mut small_session, _, small_diagnostics) = Session::open(small, args.limit, &small_log);
     let mut small_edits = small_session.edits(args.edits);
+    let (open_disk, disk_diagnostics) = open_from_disk(&session.text, args.limit);
 
     let size = session.len() as f64;
     let (edit50, edit99) = (percentile(&mut edits, 0.5), percentile(&mut edits, 0.99));
@@ -318,5 +344,9 @@ fn main() {
         "  peak after formatting the whole document: {} MB ({:.2}x)",
         peak_formatting / 1_000_000,
         peak_formatting as f64 / size
+    );
+    println!(
+        "open from disk (pgn/openFile) to first diagnostics: {} ({disk_diagnostics} diagnostics)",
+        ms(open_disk)
     );
 }
