@@ -24,7 +24,8 @@ echo "$server"
 for line in "open to first diagnostics: [0-9.]+ ms" "edit to diagnostics .* p50: [0-9.]+ ms  p99: [0-9.]+ ms" \
   "server time, p50: [0-9.]+ ms" "same edit in the small document .* \(ratio [0-9.]+\)" \
   "hover, p50: [0-9.]+ ms  p99: [0-9.]+ ms" "formatting one game: [0-9.]+ ms; the whole document: [0-9.]+ ms" \
-  "resident memory after open: .* peak: [0-9]+ MB \([0-9.]+x\)" "peak after formatting the whole document"; do
+  "resident memory after open: .* peak: [0-9]+ MB \([0-9.]+x\)" "peak after formatting the whole document" \
+  "open from disk \(pgn/openFile\) to first diagnostics: [0-9.]+ ms"; do
   grep -Eq "$line" <<< "$server" || fail "no line matching \"$line\""
 done
 echo "bench_smoke: every figure measured"
