@@ -26,9 +26,11 @@ let largeFiles: LargeFiles | undefined;
 let wanted = false;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
-  output = vscode.window.createOutputChannel(OUTPUT_NAME);
-  largeFiles = new LargeFiles(output, () => void want(context));
-  context.subscriptions.push(output, largeFiles);
+  largeFiles = new LargeFiles(
+    () => void want(context),
+    (line) => output?.appendLine(line),
+  );
+  context.subscriptions.push(largeFiles);
 
   context.subscriptions.push(
     vscode.commands.registerCommand('pgn.restartServer', async () => {
@@ -73,6 +75,11 @@ export async function deactivate(): Promise<void> {
 }
 
 async function startClient(context: vscode.ExtensionContext): Promise<void> {
+  // Made with the first server, not on activation: a window that shows no PGN lists no channel.
+  if (!output) {
+    output = vscode.window.createOutputChannel(OUTPUT_NAME);
+    context.subscriptions.push(output);
+  }
   const found = findServer(context);
   if ('error' in found) {
     output?.appendLine(found.error);

@@ -30,10 +30,10 @@ export class LargeFiles implements vscode.Disposable {
   private readonly shown = new Map<string, Shown>();
   private readonly listeners: vscode.Disposable[];
 
-  /** `onShown` is called whenever a large file comes to be shown. */
+  /** `onShown` is called whenever a large file comes to be shown; `log` takes errors. */
   constructor(
-    private readonly output: vscode.OutputChannel,
     private readonly onShown: () => void,
+    private readonly log: (line: string) => void,
   ) {
     this.listeners = [
       vscode.window.tabGroups.onDidChangeTabs(() => this.refresh()),
@@ -117,7 +117,7 @@ export class LargeFiles implements vscode.Disposable {
   private send(method: string, uri: vscode.Uri): void {
     this.client
       ?.sendNotification(method, { textDocument: { uri: uri.toString() } })
-      .catch((err: unknown) => this.output.appendLine(`${method} ${uri.fsPath}: ${String(err)}`));
+      .catch((err: unknown) => this.log(`${method} ${uri.fsPath}: ${String(err)}`));
   }
 }
 

@@ -2,8 +2,7 @@
 # End-to-end test of the VS Code extension in a real VS Code: code-server (VS Code's own
 # workbench and extension host, served to a headless Chromium) with the extension's VSIX and
 # a test driver (test/driver) installed. The driver checks through the VS Code API what a user
-# gets (see its header); this script then checks that exactly one server runs after the
-# driver's restart, and that none outlives VS Code.
+# gets (see its header); this script then checks that the server does not outlive VS Code.
 #
 #   editors/vscode/test/run.sh
 #
@@ -161,13 +160,6 @@ if grep -q '^not ok' "$tmp/results"; then
   echo "FAIL: the VS Code end-to-end test failed" >&2
   exit 1
 fi
-
-running="$(count_servers)"
-if [ "$running" -ne 1 ]; then
-  echo "FAIL: $running pgn-lsp servers running after the restart, expected 1" >&2
-  exit 1
-fi
-echo "ok - one pgn-lsp server running after the restart"
 
 # Quitting VS Code: code-server alone is told to stop (its process group, which the server is
 # in too, is left alone), and must take the extension host and the server with it.

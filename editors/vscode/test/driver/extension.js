@@ -39,7 +39,12 @@ async function run(say) {
   const extension = vscode.extensions.getExtension(EXTENSION_ID);
   check(extension, `the extension ${EXTENSION_ID} is installed`);
 
-  await checkLargeFile(uri('illegal.pgn'), uri('large.pgn'), extension, say);
+  await waitFor('the extension to activate at startup', () => extension.isActive);
+  const server = path.join(extension.extensionPath, 'server', 'pgn-lsp');
+  check(processesOf(server) === 0, 'a pgn-lsp server runs before any PGN file was shown');
+  say('ok - the extension activates at startup, and starts no server before a PGN file is shown');
+
+  await checkLargeFile(uri('illegal.pgn'), uri('large.pgn'), say);
 
   const illegal = await open(uri('illegal.pgn'));
   check(illegal.languageId === 'pgn', `illegal.pgn has language "${illegal.languageId}", expected "pgn"`);
@@ -154,15 +159,16 @@ async function run(say) {
   await waitFor('the restarted server to report the illegal move again', () =>
     vscode.languages.getDiagnostics(illegal.uri).some((d) => codeOf(d) === 'illegal-move'),
   );
-  say('ok - PGN: Restart Server starts a new server, which reports the illegal move again');
+  await waitFor('the server before the restart to end, and one server to run', () => processesOf(server) === 1);
+  say('ok - PGN: Restart Server starts a new server, which reports the illegal move again, and the old one ends');
 }
 
 /**
  * A file over 50 MB, which VS Code hands to no extension: illegal.pgn's game repeated. Opened
- * first, it must start the extension, and the server reads it from disk: its diagnostics, then
- * those of the file changed on disk, then none once its tab is closed.
+ * first, it must start the server, which reads it from disk: its diagnostics, then those of
+ * the file changed on disk, then none once its tab is closed.
  */
-async function checkLargeFile(gameUri, largeUri, extension, say) {
+async function checkLargeFile(gameUri, largeUri, say) {
   const game = `${fs.readFileSync(gameUri.fsPath, 'utf8')}\n`;
   const count = Math.ceil((51 * 1024 * 1024) / game.length);
   fs.writeFileSync(largeUri.fsPath, game.repeat(count));
@@ -171,7 +177,6 @@ async function checkLargeFile(gameUri, largeUri, extension, say) {
     !vscode.workspace.textDocuments.some((document) => document.uri.toString() === largeUri.toString()),
     'VS Code handed large.pgn to the extensions: it is no test of a file too large for that',
   );
-  await waitFor('the extension to activate', () => extension.isActive);
   const diagnostics = () => vscode.languages.getDiagnostics(largeUri);
   const first = await waitFor('diagnostics of large.pgn', () => diagnostics().length > 0 && diagnostics());
   // The first 1000 (pgn.diagnostics.limit), then the note of how many more there are.
@@ -187,8 +192,8 @@ async function checkLargeFile(gameUri, largeUri, extension, say) {
       `the first ${first[0].message} at ${show(first[0].range)}, the last ${first[first.length - 1].message}`,
   );
   say(
-    `ok - large.pgn (51 MB, too large for VS Code to hand to extensions) opened first: the extension ` +
-      `starts, the server reads it, 1000 of its ${count} illegal moves shown and a note of the others`,
+    `ok - large.pgn (51 MB, too large for VS Code to hand to extensions) opened first: the server ` +
+      `starts and reads it, 1000 of its ${count} illegal moves shown and a note of the others`,
   );
 
   const legal = game.replace('3. Nf3', '3. Bc4');
@@ -228,6 +233,20 @@ async function open(uri) {
   const document = await vscode.workspace.openTextDocument(uri);
   await vscode.window.showTextDocument(document);
   return document;
+}
+
+/** How many processes run the executable `file`. */
+function processesOf(file) {
+  return fs
+    .readdirSync('/proc')
+    .filter((pid) => /^\d+$/.test(pid))
+    .filter((pid) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0] === file;
+      } catch {
+        return false;
+      }
+    }).length;
 }
 
 function codeOf(diagnostic) {
