@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 
 /** The largest document VS Code synchronises with extensions (its `_MODEL_SYNC_LIMIT`). */
-export const SYNC_LIMIT_BYTES = 50 * 1024 * 1024;
+const SYNC_LIMIT_BYTES = 50 * 1024 * 1024;
 
 const OPEN_METHOD = 'pgn/openFile';
 const CLOSE_METHOD = 'pgn/closeFile';
