@@ -103,7 +103,9 @@ if [ -z "$vsix" ]; then
 fi
 case "$vsix" in /*) ;; *) vsix="$PWD/$vsix" ;; esac
 
-# The driver's VSIX, made by the extension's own vsce (scripts/package.sh installed it).
+# The driver's VSIX, made by the extension's own vsce (scripts/package.sh installed it). A
+# driver that does not load would only show as a timeout: its syntax is checked first.
+node --check "$here/driver/extension.js"
 [ -x "$ext_dir/node_modules/.bin/vsce" ] || (cd "$ext_dir" && npm ci --no-audit --no-fund --ignore-scripts)
 (cd "$here/driver" && "$ext_dir/node_modules/.bin/vsce" package --no-dependencies \
   --allow-missing-repository --skip-license -o "$tmp/driver.vsix" </dev/null >/dev/null)

@@ -2,10 +2,11 @@
 // real VS Code (code-server), it opens copies of editors/fixtures and checks through the
 // VS Code API what a user of the extension gets: the diagnostics of a file too large for
 // VS Code to hand to extensions, the language, the server's diagnostics, completion, the
-// outline, semantic tokens, an untitled document, hover, format on save (also after a
-// settings change), the quick fix, the board panel and the restart command. It stops at the
-// first failure. Each check appends a line to the file named by PGN_E2E_RESULTS: "ok - ..."
-// or "not ok - ...", and "done" at the end.
+// outline, semantic tokens, folding and selection ranges, workspace symbols, an untitled
+// document and its inlay hints, hover, format on save (also after a settings change), the
+// quick fix, the board panel and the restart command. It stops at the first failure. Each
+// check appends a line to the file named by PGN_E2E_RESULTS: "ok - ..." or "not ok - ...",
+// and "done" at the end.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -95,12 +96,42 @@ async function run(say) {
   );
   say(`ok - semantic tokens: ${tokens.data.length / 5}, the first the tag name Event`);
 
-  const scratch = await vscode.workspace.openTextDocument({ language: 'pgn', content: '1. e4 e5 2. Ke3 *\n' });
+  const folds = await vscode.commands.executeCommand('vscode.executeFoldingRangeProvider', illegal.uri);
+  check(
+    (folds || []).some((fold) => fold.start === 0 && fold.end === 9),
+    `folding ranges of illegal.pgn should fold the game (lines 1 to 10); got ${JSON.stringify(folds)}`,
+  );
+  const illegalNf3 = illegal.positionAt(illegal.getText().indexOf('Nf3 Nf6') + 1);
+  const [selection] = await vscode.commands.executeCommand('vscode.executeSelectionRangeProvider', illegal.uri, [
+    illegalNf3,
+  ]);
+  check(
+    selection && illegal.getText(selection.range) === 'Nf3' && illegal.getText(selection.parent.range) === '3. Nf3',
+    `expanding the selection from Nf3 should give Nf3, then 3. Nf3; got ${JSON.stringify(selection)}`,
+  );
+  const found = await vscode.commands.executeCommand('vscode.executeWorkspaceSymbolProvider', 'white');
+  check(
+    (found || []).some((symbol) => symbol.name === 'White – Black, *' && symbol.location.uri.fsPath === illegal.uri.fsPath),
+    `the workspace symbols for "white" should hold illegal.pgn's game; got ${JSON.stringify(found)}`,
+  );
+  say('ok - folding ranges, selection ranges and workspace symbols');
+
+  const content = '1. e4 $14 {[%clk 0:01:02]} e5 2. Ke3 *\n';
+  const scratch = await vscode.workspace.openTextDocument({ language: 'pgn', content });
   await vscode.window.showTextDocument(scratch);
   await waitFor('an illegal-move diagnostic on an untitled PGN document', () =>
     vscode.languages.getDiagnostics(scratch.uri).some((d) => codeOf(d) === 'illegal-move'),
   );
-  say(`ok - an untitled PGN document (${scratch.uri.toString()}) gets its diagnostics`);
+  const whole = new vscode.Range(0, 0, 1, 0);
+  const hints = await vscode.commands.executeCommand('vscode.executeInlayHintProvider', scratch.uri, whole);
+  const labels = (hints || []).map((hint) =>
+    typeof hint.label === 'string' ? hint.label : hint.label.map((part) => part.value).join(''),
+  );
+  check(
+    labels.some((label) => label.includes('⩲')) && labels.some((label) => label.includes('1:02 left')),
+    `inlay hints of ${JSON.stringify(content)} should read ⩲ and 1:02 left; got ${JSON.stringify(labels)}`,
+  );
+  say(`ok - an untitled PGN document (${scratch.uri.toString()}) gets its diagnostics and inlay hints`);
 
   const messy = await open(uri('messy.pgn'));
   const nf3 = messy.positionAt(messy.getText().indexOf('Nf3') + 1);
