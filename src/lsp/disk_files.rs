@@ -21,11 +21,15 @@ pub struct FileParams {
     pub text_document: TextDocumentIdentifier,
 }
 
-/// The text of the file `uri` names. Bytes that are not UTF-8 become U+FFFD, as VS Code
-/// decodes them by default, so that positions agree with the text the editor shows.
+/// The text of the file `uri` names, as VS Code shows it by default, so that positions agree:
+/// without a leading UTF-8 byte order mark, and bytes that are not UTF-8 as U+FFFD.
 pub fn read(uri: &Url) -> Result<String, String> {
     let path = uri.to_file_path().map_err(|()| format!("{uri} does not name a local file"))?;
-    let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut bytes =
+        std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        bytes.drain(..3);
+    }
     Ok(match String::from_utf8(bytes) {
         Ok(text) => text,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
@@ -43,6 +47,15 @@ mod tests {
         std::fs::write(&path, b"[White \"M\xfcller\"]\n\n1. e4 *\n").unwrap();
         let text = read(&Url::from_file_path(&path).unwrap()).unwrap();
         assert_eq!(text, "[White \"M\u{fffd}ller\"]\n\n1. e4 *\n");
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_left_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bom.pgn");
+        std::fs::write(&path, "\u{feff}[Event \"é\"]\n\n1. e4 *\n").unwrap();
+        let text = read(&Url::from_file_path(&path).unwrap()).unwrap();
+        assert_eq!(text, "[Event \"é\"]\n\n1. e4 *\n");
     }
 
     #[test]
