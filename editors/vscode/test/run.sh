@@ -78,8 +78,10 @@ install_code_server() {
   echo '{ "private": true }' >"$prefix/package.json"
   # The native modules are built against the installed Node's headers (no download), and the
   # install scripts run as root need unsafe-perm; npx inside them must not ask.
+  local node_dir
+  node_dir="$(dirname "$(dirname "$(readlink -f "$(command -v node)")")")"
   (cd "$prefix" &&
-    npm_config_nodedir=/usr npm_config_unsafe_perm=true npm_config_yes=true \
+    npm_config_nodedir="$node_dir" npm_config_unsafe_perm=true npm_config_yes=true \
       npm install --no-audit --no-fund --loglevel=error "code-server@$CODE_SERVER_VERSION" \
       >"$prefix/install.log" 2>&1) || {
     tail -n 40 "$prefix/install.log" >&2
