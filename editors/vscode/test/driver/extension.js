@@ -38,7 +38,7 @@ async function run(say) {
   const uri = (name) => vscode.Uri.file(path.join(dir, name));
 
   const extension = vscode.extensions.getExtension(EXTENSION_ID);
-  check(extension, `the extension ${EXTENSION_ID} is installed`);
+  check(extension, `the extension ${EXTENSION_ID} is not installed`);
 
   await waitFor('the extension to activate at startup', () => extension.isActive);
   const server = path.join(extension.extensionPath, 'server', 'pgn-lsp');
