@@ -52,7 +52,7 @@ async function run(say) {
   say('ok - illegal.pgn opens as pgn');
 
   const diagnostic = await waitFor('an illegal-move diagnostic on illegal.pgn', () =>
-    vscode.languages.getDiagnostics(illegal.uri).find((d) => codeOf(d) === 'illegal-move'),
+    diagnosticWith(illegal.uri, 'illegal-move'),
   );
   const expected = new vscode.Range(9, 3, 9, 6);
   check(
@@ -120,7 +120,7 @@ async function run(say) {
   const scratch = await vscode.workspace.openTextDocument({ language: 'pgn', content });
   await vscode.window.showTextDocument(scratch);
   await waitFor('an illegal-move diagnostic on an untitled PGN document', () =>
-    vscode.languages.getDiagnostics(scratch.uri).some((d) => codeOf(d) === 'illegal-move'),
+    diagnosticWith(scratch.uri, 'illegal-move'),
   );
   const whole = new vscode.Range(0, 0, 1, 0);
   const hints = await vscode.commands.executeCommand('vscode.executeInlayHintProvider', scratch.uri, whole);
@@ -157,7 +157,7 @@ async function run(say) {
 
   const fixable = await open(uri('fixable.pgn'));
   const warning = await waitFor('a non-canonical-san diagnostic on fixable.pgn', () =>
-    vscode.languages.getDiagnostics(fixable.uri).find((d) => codeOf(d) === 'non-canonical-san'),
+    diagnosticWith(fixable.uri, 'non-canonical-san'),
   );
   const actions = await vscode.commands.executeCommand(
     'vscode.executeCodeActionProvider',
@@ -171,7 +171,7 @@ async function run(say) {
   const line = fixable.lineAt(warning.range.start.line).text;
   check(line.includes('4. O-O Nf6'), `after the quick fix the line reads ${line}`);
   await waitFor('the non-canonical-san diagnostic to go once fixed', () =>
-    vscode.languages.getDiagnostics(fixable.uri).every((d) => codeOf(d) !== 'non-canonical-san'),
+    !diagnosticWith(fixable.uri, 'non-canonical-san'),
   );
   say(`ok - quick fix "${preferred.title}" applied, and its diagnostic gone: ${line}`);
 
@@ -179,16 +179,14 @@ async function run(say) {
   editor.selection = new vscode.Selection(nf3, nf3);
   await vscode.commands.executeCommand('pgn.showBoard');
   await waitFor('the board panel', () =>
-    vscode.window.tabGroups.all
-      .flatMap((group) => group.tabs)
-      .some((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('pgnBoard')),
+    tabs().some((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('pgnBoard')),
   );
   say('ok - PGN: Show Board opens the board panel');
 
   // Stopping the client disposes of its diagnostics, so the ones found now are the new server's.
   await vscode.commands.executeCommand('pgn.restartServer');
   await waitFor('the restarted server to report the illegal move again', () =>
-    vscode.languages.getDiagnostics(illegal.uri).some((d) => codeOf(d) === 'illegal-move'),
+    diagnosticWith(illegal.uri, 'illegal-move'),
   );
   await waitFor('the server before the restart to end, and one server to run', () => processesOf(server) === 1);
   say('ok - PGN: Restart Server starts a new server, which reports the illegal move again, and the old one ends');
@@ -229,16 +227,17 @@ async function checkLargeFile(gameUri, largeUri, say) {
 
   const legal = game.replace('3. Nf3', '3. Bc4');
   fs.writeFileSync(largeUri.fsPath, legal.repeat(count - 1) + game);
-  const last = new vscode.Range((count - 1) * 11 + 9, 3, (count - 1) * 11 + 9, 6);
+  const lastGameLine = (count - 1) * (game.split('\n').length - 1);
+  const last = firstRange.with(firstRange.start.translate(lastGameLine), firstRange.end.translate(lastGameLine));
   await waitFor(`the one illegal move of large.pgn changed on disk, at ${show(last)}`, () => {
     const now = diagnostics();
     return now.length === 1 && now[0].range.isEqual(last);
   });
   say('ok - large.pgn changed on disk: the server reads it again');
 
-  const tab = vscode.window.tabGroups.all
-    .flatMap((group) => group.tabs)
-    .find((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === largeUri.toString());
+  const tab = tabs().find(
+    (t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === largeUri.toString(),
+  );
   await vscode.window.tabGroups.close(tab);
   await waitFor('the diagnostics of large.pgn to go with its tab', () => diagnostics().length === 0);
   say('ok - large.pgn closed: its diagnostics are gone');
@@ -278,6 +277,16 @@ function processesOf(file) {
         return false;
       }
     }).length;
+}
+
+/** The tabs of every tab group. */
+function tabs() {
+  return vscode.window.tabGroups.all.flatMap((group) => group.tabs);
+}
+
+/** The first diagnostic of `uri` with `code`, if any. */
+function diagnosticWith(uri, code) {
+  return vscode.languages.getDiagnostics(uri).find((d) => codeOf(d) === code);
 }
 
 function codeOf(diagnostic) {
