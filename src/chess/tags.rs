@@ -72,7 +72,7 @@ pub fn check(game: &Game, src: &str, known: &KnownTags<'_>, out: &mut Vec<Diagno
         let value = tag.value(src);
         if !shape.fits(&value) {
             out.push(Diagnostic::new(
-                Code::InvalidTagValue,
+                shape.code(),
                 range,
                 format!("{} \"{}\": {}", excerpt(name), excerpt(&value), shape.complaint(&value)),
             ));
@@ -114,6 +114,17 @@ impl Shape {
             "Mode" => Shape::Mode,
             _ => return None,
         })
+    }
+
+    /// The code of a value that does not fit. The standard lists the Termination values that
+    /// "may appear" (§9.8.1), and exporters write their own free text there (chess.com's
+    /// "X won by resignation", puzzle collections' "mate in 3"): that value is only
+    /// non-standard, where a value of another wrong shape (a date, a rating) is a mistake.
+    fn code(self) -> Code {
+        match self {
+            Shape::Termination => Code::NonStandardTermination,
+            _ => Code::InvalidTagValue,
+        }
     }
 
     fn fits(self, value: &str) -> bool {
@@ -170,7 +181,7 @@ impl Shape {
             }
             Shape::SetUp => "SetUp is 0 or 1 (§9.7.1)",
             Shape::Termination => {
-                "the termination is one of abandoned, adjudication, death, emergency, normal, rules infraction, time forfeit, unterminated (§9.8.1)"
+                "the standard's values are abandoned, adjudication, death, emergency, normal, rules infraction, time forfeit and unterminated (§9.8.1)"
             }
             Shape::Mode => "the mode is OTB, PM, EM, ICS or TC (§9.9.2)",
         }

@@ -97,6 +97,7 @@ codes! {
     DuplicateTag = "duplicate-tag", Warning, "The same tag twice in one game.";
     MissingTag = "missing-tag", Information, "A tag of the Seven Tag Roster is missing.";
     InvalidTagValue = "invalid-tag-value", Warning, "A tag value of the wrong shape (dates, times, Elo, ECO, TimeControl, ...), or a date that does not exist.";
+    NonStandardTermination = "non-standard-termination", Information, "A Termination tag value that is not one of the standard's (normal, time forfeit, adjudication, ...; §9.8.1), such as chess.com's \"X won by resignation\".";
     PlycountMismatch = "plycount-mismatch", Warning, "The PlyCount tag differs from the number of half-moves played.";
     InvalidFen = "invalid-fen", Error, "A FEN tag that cannot be read or describes an impossible position.";
     SetupMismatch = "setup-mismatch", Warning, "A FEN tag without SetUp \"1\", or SetUp \"1\" without a FEN tag.";
