@@ -2,6 +2,7 @@
 //! reach f3", "Rd1 is ambiguous: the rooks on a1 and f1 can both move there").
 
 use shakmaty::san::San;
+use shakmaty::variant::Variant;
 use shakmaty::{Bitboard, CastlingSide, Color, Move, Position, Role, Square, attacks};
 
 use crate::syntax::excerpt;
@@ -10,6 +11,20 @@ pub fn color_name(c: Color) -> &'static str {
     match c {
         Color::White => "White",
         Color::Black => "Black",
+    }
+}
+
+/// A variant's name as players write it.
+pub fn variant_name(v: Variant) -> &'static str {
+    match v {
+        Variant::Chess => "chess",
+        Variant::Atomic => "atomic",
+        Variant::Antichess => "antichess",
+        Variant::KingOfTheHill => "King of the Hill",
+        Variant::ThreeCheck => "three-check",
+        Variant::Crazyhouse => "crazyhouse",
+        Variant::RacingKings => "Racing Kings",
+        Variant::Horde => "horde",
     }
 }
 

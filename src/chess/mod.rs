@@ -4,8 +4,8 @@
 
 use shakmaty::Role;
 use shakmaty::san::{San, SanPlus};
-use shakmaty::variant::VariantPosition;
-use shakmaty::{Color, Move};
+use shakmaty::variant::{Variant, VariantPosition};
+use shakmaty::{Color, KnownOutcome, Move, Position as _};
 
 use crate::syntax::{Code, Diagnostic, Game, Node, NodeKind, excerpt};
 use crate::text::TextRange;
@@ -19,7 +19,7 @@ mod result;
 mod start;
 mod tags;
 
-pub use explain::{color_name, role_name};
+pub use explain::{color_name, role_name, variant_name};
 pub use move_number::WrittenNumber;
 pub use start::initial_position;
 pub use tags::{SEVEN_TAG_ROSTER, missing_tag_value};
@@ -34,10 +34,64 @@ pub enum Outcome {
         winner: Color,
     },
     Stalemate,
+    /// A win by the rules of the game's variant (antichess's last piece given away, atomic's
+    /// exploded king, ...), checkmate aside.
+    VariantWin {
+        winner: Color,
+        variant: Variant,
+    },
+    /// A draw by the rules of the game's variant (both kings home in Racing Kings).
+    VariantDraw {
+        variant: Variant,
+    },
     /// The game goes on (or ended by agreement, resignation, time...).
     Open,
     /// The main line could not be replayed to its end (an error, an unsupported variant).
     Unknown,
+}
+
+impl Outcome {
+    /// How a game standing at `pos` has ended: by checkmate, stalemate or its variant's own
+    /// rules; `Open` when it goes on.
+    pub fn at(pos: &Position) -> Outcome {
+        match pos.variant_outcome() {
+            shakmaty::Outcome::Known(KnownOutcome::Decisive { winner }) => {
+                Outcome::VariantWin { winner, variant: pos.variant() }
+            }
+            shakmaty::Outcome::Known(KnownOutcome::Draw) => {
+                Outcome::VariantDraw { variant: pos.variant() }
+            }
+            shakmaty::Outcome::Unknown if pos.is_checkmate() => {
+                Outcome::Checkmate { winner: !pos.turn() }
+            }
+            shakmaty::Outcome::Unknown if pos.is_stalemate() => Outcome::Stalemate,
+            shakmaty::Outcome::Unknown => Outcome::Open,
+        }
+    }
+
+    /// The termination marker an ended game calls for, and its end in words ("checkmate: White
+    /// wins"); `None` when the game goes on or its end is unknown.
+    pub fn result(self) -> Option<(&'static str, String)> {
+        let win = |winner| if winner == Color::White { "1-0" } else { "0-1" };
+        Some(match self {
+            Outcome::Checkmate { winner } => {
+                (win(winner), format!("checkmate: {} wins", color_name(winner)))
+            }
+            Outcome::Stalemate => ("1/2-1/2", "stalemate: a draw".to_owned()),
+            Outcome::VariantWin { winner, variant } => (
+                win(winner),
+                format!(
+                    "a win for {} by the rules of {}",
+                    color_name(winner),
+                    variant_name(variant)
+                ),
+            ),
+            Outcome::VariantDraw { variant } => {
+                ("1/2-1/2", format!("a draw by the rules of {}", variant_name(variant)))
+            }
+            Outcome::Open | Outcome::Unknown => return None,
+        })
+    }
 }
 
 /// What the analysis of one game found. Ranges are relative to the game's start.

@@ -3,7 +3,8 @@
 //! the rest of its line is not judged (one diagnostic, not a cascade), but still numbered.
 
 use shakmaty::san::{San, SanError, SanPlus, Suffix};
-use shakmaty::{Color, Move, Position as _, Role};
+use shakmaty::variant::Variant;
+use shakmaty::{Color, KnownOutcome, Move, Position as _, Role};
 
 use super::move_number::WrittenNumber;
 use super::notation::{self, Leniency, Written};
@@ -50,6 +51,26 @@ pub trait Rules: shakmaty::Position + Clone + ToVariant {
     /// Whether the side to move, which is not in check, is stalemated.
     fn is_stalemate_out_of_check(&self) -> bool {
         self.is_stalemate()
+    }
+
+    /// How the game has ended here by a variant's own rules, if it has, and the variant: `None`
+    /// in standard chess, whose ends are checkmate and stalemate.
+    fn variant_end(&self) -> Option<(KnownOutcome, Variant)> {
+        None
+    }
+
+    /// The check or mate sign of a move that leads here, and the variant by whose own rules
+    /// the move wins, if it does; `in_check` says whether the side to move is in check. A move
+    /// that wins by a variant's rules is marked as mate (antichess's last piece given away,
+    /// atomic's exploded king, the king on the hill, the third check), as shakmaty,
+    /// python-chess and lichess write it.
+    fn sign(&self, in_check: bool) -> (Option<Suffix>, Option<Variant>) {
+        if let Some((KnownOutcome::Decisive { .. }, variant)) = self.variant_end() {
+            return (Some(Suffix::Checkmate), Some(variant));
+        }
+        let suffix = in_check
+            .then(|| if self.is_checkmate_in_check() { Suffix::Checkmate } else { Suffix::Check });
+        (suffix, None)
     }
 }
 
@@ -107,6 +128,13 @@ impl Rules for shakmaty::variant::VariantPosition {
         let mut setup = self.to_setup(shakmaty::EnPassantMode::Legal);
         pass_setup(&mut setup);
         Self::from_setup(variant, setup, mode).ok()
+    }
+
+    fn variant_end(&self) -> Option<(KnownOutcome, Variant)> {
+        match self.variant_outcome() {
+            shakmaty::Outcome::Known(end) => Some((end, self.variant())),
+            shakmaty::Outcome::Unknown => None,
+        }
     }
 }
 
@@ -308,11 +336,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         let after = line.pos.as_mut().expect("checked above");
         after.play_unchecked(m);
         line.in_check = after.is_check();
-        let suffix = if line.in_check {
-            Some(if after.is_checkmate_in_check() { Suffix::Checkmate } else { Suffix::Check })
-        } else {
-            None
-        };
+        let (suffix, won_by) = after.sign(line.in_check);
         let canonical = SanPlus { san: canonical_san, suffix };
         // Text that read as SAN as it stands, needing no disambiguation and no pawn letter, is
         // the canonical SAN already: only its check sign can differ. Nearly every move is so.
@@ -321,10 +345,10 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
             && !matches!(text.as_bytes()[0], b'P' | b'@');
         if as_written {
             if written.suffix != canonical.suffix {
-                self.report_check_suffix(range, text, written.suffix, canonical);
+                self.report_check_suffix(range, text, written.suffix, canonical, won_by);
             }
         } else {
-            self.judge_notation(range, text, &written, how, canonical);
+            self.judge_notation(range, text, &written, how, canonical, won_by);
         }
         let written_canonical = as_written && spelled && written.suffix == canonical.suffix;
         self.visited(i, depth, line, Some((m, canonical)), written_canonical);
@@ -500,7 +524,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
     }
 
     /// A legal move not written as its canonical SAN, or written so in a way that is not plain
-    /// (a pawn letter, say): one diagnostic, with the fix.
+    /// (a pawn letter, say): one diagnostic, with the fix. `won_by` as for the check sign.
     #[cold]
     fn judge_notation(
         &mut self,
@@ -509,6 +533,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         written: &Written,
         how: Option<Leniency>,
         canonical: SanPlus,
+        won_by: Option<Variant>,
     ) {
         self.canonical.clear();
         if let San::Put { role: Role::Pawn, .. } = canonical.san {
@@ -524,7 +549,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
             return;
         }
         if same_san {
-            self.report_check_suffix(range, text, written.suffix, canonical);
+            self.report_check_suffix(range, text, written.suffix, canonical, won_by);
             return;
         }
         let fixed = super::san_plus_text(canonical);
@@ -543,7 +568,8 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         );
     }
 
-    /// A legal move in canonical SAN whose check or mate sign is missing, superfluous or wrong.
+    /// A legal move in canonical SAN whose check or mate sign is missing, superfluous or wrong;
+    /// `won_by` is the variant by whose rules the move wins, if it does.
     #[cold]
     fn report_check_suffix(
         &mut self,
@@ -551,11 +577,18 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         text: &str,
         written: Option<Suffix>,
         canonical: SanPlus,
+        won_by: Option<Variant>,
     ) {
         let fixed = super::san_plus_text(canonical);
         let message = match (written, canonical.suffix) {
             (_, None) => format!("{text}: the move gives no check; write {fixed}"),
-            (_, Some(Suffix::Checkmate)) => format!("{text} is checkmate: write {fixed}"),
+            (_, Some(Suffix::Checkmate)) => match won_by {
+                Some(variant) => format!(
+                    "{text} wins the game by the rules of {}: write {fixed}",
+                    explain::variant_name(variant)
+                ),
+                None => format!("{text} is checkmate: write {fixed}"),
+            },
             (None, Some(Suffix::Check)) => format!("{text} gives check: write {fixed}"),
             (Some(_), Some(Suffix::Check)) => format!("{text} is check, not mate: write {fixed}"),
         };
@@ -700,12 +733,18 @@ fn from_square_reading<P: shakmaty::Position>(san: San, pos: &P) -> Option<San> 
 
 /// How a line that ends in its current position ends.
 fn outcome_of<P: Rules>(line: &Line<P>, judged: bool) -> Outcome {
-    match line.pos.as_deref() {
-        Some(p) if judged && line.in_check && p.is_checkmate_in_check() => {
+    let Some(p) = line.pos.as_deref().filter(|_| judged) else {
+        return Outcome::Unknown;
+    };
+    match p.variant_end() {
+        Some((KnownOutcome::Decisive { winner }, variant)) => {
+            Outcome::VariantWin { winner, variant }
+        }
+        Some((KnownOutcome::Draw, variant)) => Outcome::VariantDraw { variant },
+        None if line.in_check && p.is_checkmate_in_check() => {
             Outcome::Checkmate { winner: !p.turn() }
         }
-        Some(p) if judged && !line.in_check && p.is_stalemate_out_of_check() => Outcome::Stalemate,
-        Some(_) if judged => Outcome::Open,
-        _ => Outcome::Unknown,
+        None if !line.in_check && p.is_stalemate_out_of_check() => Outcome::Stalemate,
+        None => Outcome::Open,
     }
 }

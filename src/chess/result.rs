@@ -1,10 +1,10 @@
 //! The game's result: the Result tag against the termination marker (§8.2.6: they must agree),
-//! the marker (or, without one, the tag) against a final checkmate or stalemate, and the
-//! PlyCount tag (§9.9.3).
+//! the marker (or, without one, the tag) against a final checkmate or stalemate (or the end a
+//! variant's own rules give), and the PlyCount tag (§9.9.3).
 
+use super::Outcome;
 use super::replay::Replayed;
 use super::tags::KnownTags;
-use super::{Outcome, explain};
 use crate::syntax::{Code, Diagnostic, standard_marker};
 use crate::text::{TextEdit, TextRange};
 
@@ -18,14 +18,7 @@ pub fn check(known: &KnownTags<'_>, src: &str, replayed: &Replayed, out: &mut Ve
     let tag = known.result();
     let tag_value = tag.map(|t| t.value(src));
 
-    let decided = match outcome {
-        Outcome::Checkmate { winner } => Some((
-            if winner == shakmaty::Color::White { "1-0" } else { "0-1" },
-            format!("checkmate: {} wins", explain::color_name(winner)),
-        )),
-        Outcome::Stalemate => Some(("1/2-1/2", "stalemate: a draw".to_owned())),
-        Outcome::Open | Outcome::Unknown => None,
-    };
+    let decided = outcome.result();
     let decided = decided.as_ref().map(|(expected, why)| (*expected, why.as_str()));
 
     if let (Some((marker_range, marker)), Some(tag), Some(value)) =
@@ -38,7 +31,7 @@ pub fn check(known: &KnownTags<'_>, src: &str, replayed: &Replayed, out: &mut Ve
             (format!("Set the Result tag to {marker}"), vec![TextEdit::new(inner, marker)]);
         let change_marker =
             (format!("Change the marker to {value}"), vec![TextEdit::new(marker_range, value)]);
-        // A game that ends in checkmate or stalemate has one result: the fix writes it, in
+        // A game that ends in checkmate, stalemate or by its variant's rules has one result: the fix writes it, in
         // the tag, the marker or both, rather than copy one wrong value over the other.
         let fixes = match decided {
             Some((expected, _)) if marker == expected => vec![set_tag],

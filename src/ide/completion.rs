@@ -11,12 +11,12 @@
 
 use shakmaty::fen::Fen;
 use shakmaty::san::{SanPlus, Suffix};
-use shakmaty::{CastlingSide, Color, EnPassantMode, Move, Position as _};
+use shakmaty::{CastlingSide, EnPassantMode, Move, Position as _};
 
 use super::analysis::DocumentAnalysis;
 use super::nags::nag_meaning;
 use super::tags::{TagDoc, in_seven_tag_roster, tag_docs};
-use crate::chess::{self, Position, role_name};
+use crate::chess::{self, Outcome, Position, role_name};
 use crate::syntax::{Game, NodeKind, Tag, TextSource, parse_game, parse_game_at};
 use crate::text::{TextEdit, TextRange};
 
@@ -447,13 +447,7 @@ fn move_detail(m: Move, suffix: Option<Suffix>) -> String {
 /// The termination markers at the end of the main line; the one the final position or the
 /// Result tag calls for first.
 fn result_markers(pos: &Position, tag: Option<&str>, word: TextRange) -> Vec<Completion> {
-    let called_for = if pos.is_checkmate() {
-        Some(if pos.turn() == Color::White { "0-1" } else { "1-0" })
-    } else if pos.is_stalemate() {
-        Some("1/2-1/2")
-    } else {
-        tag
-    };
+    let called_for = Outcome::at(pos).result().map(|(marker, _)| marker).or(tag);
     let mut results = RESULTS.to_vec();
     results.sort_by_key(|(m, _)| Some(*m) != called_for);
     results

@@ -2,7 +2,7 @@
 //! FEN) and the move in standard notation; on a move number, the position before its move; on
 //! a NAG, suffix or annotation symbol, its meaning (§10); on a tag name, what the tag is for
 //! (§8.1.1, §9); on a FEN tag value, that position; on the termination marker, the final
-//! position and whether it is checkmate or stalemate.
+//! position and whether the game ends there (checkmate, stalemate, a variant's own end).
 
 use std::fmt::Write;
 
@@ -15,7 +15,7 @@ use super::moves::{PlayedMove, replay_moves};
 use super::nags::{NagMeaning, nag_meaning, symbol_meaning, symbol_nag};
 use super::tags::{in_seven_tag_roster, tag_doc};
 use super::walk::node_at;
-use crate::chess::{self, Position, color_name};
+use crate::chess::{self, Outcome, Position, color_name};
 use crate::syntax::suffix_nag;
 use crate::syntax::{Game, NodeKind, TextSource, parse_game_at};
 use crate::text::TextRange;
@@ -157,24 +157,19 @@ fn result_markdown(game: &Game, src: &str) -> String {
         out.push_str("The game has no moves.");
         return out;
     };
-    let verdict = if end.is_checkmate() {
-        format!("checkmate, {} wins", color_name(!end.turn()))
-    } else if end.is_stalemate() {
-        "stalemate".to_owned()
-    } else {
-        "neither checkmate nor stalemate".to_owned()
+    let verdict = match Outcome::at(&end).result() {
+        Some((_, end)) => format!("The game ends in {end}"),
+        None => "Neither checkmate nor stalemate".to_owned(),
     };
-    let _ = write!(out, "Final position, after **{}**: {verdict}.\n\n", label(last));
+    let _ = write!(out, "Final position, after **{}**. {verdict}.\n\n", label(last));
     out.push_str(&board_and_fen(&end));
     out
 }
 
-/// Whose move it is (or checkmate, stalemate), the board and the FEN of a position.
+/// Whose move it is (or how the game has ended), the board and the FEN of a position.
 fn position_section(pos: &Position) -> String {
-    let status = if pos.is_checkmate() {
-        format!("Checkmate: {} wins.", color_name(!pos.turn()))
-    } else if pos.is_stalemate() {
-        "Stalemate.".to_owned()
+    let status = if let Some((_, end)) = Outcome::at(pos).result() {
+        format!("The game ends in {end}.")
     } else if pos.is_check() {
         format!("{} to move, in check.", color_name(pos.turn()))
     } else {

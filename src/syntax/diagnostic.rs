@@ -84,7 +84,7 @@ codes! {
     NullMove = "null-move", Warning, "A null move (-- or Z0), which is no legal chess move.";
     MoveNumber = "move-number", Warning, "A move number that does not match the position, or a White number before a Black move.";
     ResultMismatch = "result-mismatch", Error, "The Result tag differs from the game termination marker.";
-    ResultContradictsPosition = "result-contradicts-position", Error, "The game ends in checkmate or stalemate but the termination marker (or, without one, the Result tag) says otherwise.";
+    ResultContradictsPosition = "result-contradicts-position", Error, "The game ends in checkmate, stalemate or a win or draw by its variant's rules (antichess, atomic, ...) but the termination marker (or, without one, the Result tag) says otherwise.";
     MissingResult = "missing-result", Warning, "A game without a termination marker (1-0, 0-1, 1/2-1/2 or *).";
     NonStandardResult = "non-standard-result", Warning, "A termination marker in a non-standard form (1/2, ½-½).";
     UnterminatedComment = "unterminated-comment", Error, "A { comment without its closing }.";
