@@ -390,14 +390,16 @@ fn legal_moves(pos: &Position, word: TextRange) -> Vec<Completion> {
         .legal_moves()
         .into_iter()
         .map(|m| {
-            let san = SanPlus::from_move(pos.clone(), m);
+            let mut after = pos.clone();
+            let san = SanPlus::from_move_and_play_unchecked(&mut after, m);
             let group = match (san.suffix, m.is_capture()) {
                 (Some(Suffix::Checkmate), _) => 0,
                 (Some(Suffix::Check), _) => 1,
                 (None, true) => 2,
                 (None, false) => 3,
             };
-            (group, chess::san_plus_text(san), move_detail(m, san.suffix))
+            let detail = move_detail(m, san.suffix, Outcome::at(&after));
+            (group, chess::san_plus_text(san), detail)
         })
         .collect();
     moves.sort();
@@ -414,8 +416,9 @@ fn legal_moves(pos: &Position, word: TextRange) -> Vec<Completion> {
         .collect()
 }
 
-/// What a move does, in words: "knight from g1 · check", "pawn from e5 takes pawn en passant".
-fn move_detail(m: Move, suffix: Option<Suffix>) -> String {
+/// What a move does, in words: "knight from g1 · check", "pawn from e5 takes pawn en passant";
+/// `ending` is how the game stands after it.
+fn move_detail(m: Move, suffix: Option<Suffix>, ending: Outcome) -> String {
     let mut out = match m {
         Move::Castle { .. } => match m.castling_side() {
             Some(CastlingSide::QueenSide) => "king castles queenside".to_owned(),
@@ -436,10 +439,13 @@ fn move_detail(m: Move, suffix: Option<Suffix>) -> String {
     if let Some(role) = m.promotion() {
         out.push_str(&format!(", promotes to {}", role_name(role)));
     }
-    match suffix {
-        Some(Suffix::Checkmate) => out.push_str(" · checkmate"),
-        Some(Suffix::Check) => out.push_str(" · check"),
-        None => {}
+    match (ending, suffix) {
+        (Outcome::VariantWin { variant, .. }, _) => {
+            out.push_str(&format!(" · wins by the rules of {}", chess::variant_name(variant)));
+        }
+        (_, Some(Suffix::Checkmate)) => out.push_str(" · checkmate"),
+        (_, Some(Suffix::Check)) => out.push_str(" · check"),
+        (_, None) => {}
     }
     out
 }
