@@ -22,7 +22,10 @@ fn variant_rules(name: &str) -> Option<(Variant, bool)> {
             (Variant::Chess, true)
         }
         "atomic" => (Variant::Atomic, false),
-        "antichess" | "suicide" | "giveaway" | "losers" => (Variant::Antichess, false),
+        // Suicide (FICS) gives a stalemate to the side with fewer pieces, where antichess
+        // gives it to the side without a move; the moves are the same. Losers (ICC) keeps
+        // check and checkmate, so it is no antichess, and its rules are not known here.
+        "antichess" | "anti" | "suicide" | "giveaway" => (Variant::Antichess, false),
         "kingofthehill" | "koth" => (Variant::KingOfTheHill, false),
         "threecheck" | "3check" => (Variant::ThreeCheck, false),
         "crazyhouse" | "zh" => (Variant::Crazyhouse, false),
