@@ -5,7 +5,7 @@
 use shakmaty::Role;
 use shakmaty::san::{San, SanPlus};
 use shakmaty::variant::{Variant, VariantPosition};
-use shakmaty::{Color, KnownOutcome, Move, Position as _};
+use shakmaty::{Color, Move, Position as _};
 
 use crate::syntax::{Code, Diagnostic, Game, Node, NodeKind, excerpt};
 use crate::text::TextRange;
@@ -54,19 +54,7 @@ impl Outcome {
     /// How a game standing at `pos` has ended: by checkmate, stalemate or its variant's own
     /// rules; `Open` when it goes on.
     pub fn at(pos: &Position) -> Outcome {
-        match pos.variant_outcome() {
-            shakmaty::Outcome::Known(KnownOutcome::Decisive { winner }) => {
-                Outcome::VariantWin { winner, variant: pos.variant() }
-            }
-            shakmaty::Outcome::Known(KnownOutcome::Draw) => {
-                Outcome::VariantDraw { variant: pos.variant() }
-            }
-            shakmaty::Outcome::Unknown if pos.is_checkmate() => {
-                Outcome::Checkmate { winner: !pos.turn() }
-            }
-            shakmaty::Outcome::Unknown if pos.is_stalemate() => Outcome::Stalemate,
-            shakmaty::Outcome::Unknown => Outcome::Open,
-        }
+        replay::ending(pos, pos.is_check())
     }
 
     /// The termination marker an ended game calls for, and its end in words ("checkmate: White

@@ -733,18 +733,22 @@ fn from_square_reading<P: shakmaty::Position>(san: San, pos: &P) -> Option<San> 
 
 /// How a line that ends in its current position ends.
 fn outcome_of<P: Rules>(line: &Line<P>, judged: bool) -> Outcome {
-    let Some(p) = line.pos.as_deref().filter(|_| judged) else {
-        return Outcome::Unknown;
-    };
+    match line.pos.as_deref() {
+        Some(p) if judged => ending(p, line.in_check),
+        _ => Outcome::Unknown,
+    }
+}
+
+/// How a game standing at `p` has ended, if it has; `in_check` says whether the side to move
+/// is in check.
+pub(super) fn ending<P: Rules>(p: &P, in_check: bool) -> Outcome {
     match p.variant_end() {
         Some((KnownOutcome::Decisive { winner }, variant)) => {
             Outcome::VariantWin { winner, variant }
         }
         Some((KnownOutcome::Draw, variant)) => Outcome::VariantDraw { variant },
-        None if line.in_check && p.is_checkmate_in_check() => {
-            Outcome::Checkmate { winner: !p.turn() }
-        }
-        None if !line.in_check && p.is_stalemate_out_of_check() => Outcome::Stalemate,
+        None if in_check && p.is_checkmate_in_check() => Outcome::Checkmate { winner: !p.turn() },
+        None if !in_check && p.is_stalemate_out_of_check() => Outcome::Stalemate,
         None => Outcome::Open,
     }
 }

@@ -31,8 +31,9 @@ pub fn check(known: &KnownTags<'_>, src: &str, replayed: &Replayed, out: &mut Ve
             (format!("Set the Result tag to {marker}"), vec![TextEdit::new(inner, marker)]);
         let change_marker =
             (format!("Change the marker to {value}"), vec![TextEdit::new(marker_range, value)]);
-        // A game that ends in checkmate, stalemate or by its variant's rules has one result: the fix writes it, in
-        // the tag, the marker or both, rather than copy one wrong value over the other.
+        // A game that ends in checkmate, stalemate or by its variant's rules has one result:
+        // the fix writes it, in the tag, the marker or both, rather than copy one wrong value
+        // over the other.
         let fixes = match decided {
             Some((expected, _)) if marker == expected => vec![set_tag],
             Some((expected, _)) if value == expected => vec![change_marker],
