@@ -320,6 +320,7 @@ fn the_live_board_request_answers_with_the_position_at_the_cursor() {
     );
     assert_eq!(after_mate["sideToMove"], "black");
     assert_eq!(after_mate["status"], "checkmate");
+    assert_eq!(after_mate.get("ending"), None);
     assert_eq!(after_mate["depth"], 0);
     assert_eq!(after_mate["illegalMove"], Value::Null);
     let last = &after_mate["lastMove"];
@@ -340,6 +341,17 @@ fn the_live_board_request_answers_with_the_position_at_the_cursor() {
     assert_ne!(start_position["svg"], white_view);
     // The multibyte comment before `e5` is counted in UTF-16 columns.
     assert_eq!(board(&mut client, text.find("e5").unwrap(), Value::Null)["lastMove"]["san"], "e5");
+    // A game won by its variant's rules says how.
+    let antichess = "file:///antichess.pgn";
+    client.open(
+        antichess,
+        "[Variant \"Antichess\"]\n[SetUp \"1\"]\n[FEN \"8/8/8/8/p7/8/P7/8 b - - 0 1\"]\n\n1... a3# 1-0\n",
+    );
+    let at = json!({ "line": 4, "character": 7 });
+    let won = client
+        .call("pgn/position", json!({ "textDocument": { "uri": antichess }, "position": at }));
+    assert_eq!(won["status"], "variantEnd");
+    assert_eq!(won["ending"], "a win for White by the rules of antichess");
     // A document holding only a comment has no game.
     let note = "file:///note.pgn";
     client.open(note, "{nothing}");

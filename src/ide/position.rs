@@ -10,7 +10,7 @@ use super::analysis::DocumentAnalysis;
 use super::board::board_diagram;
 use super::board_svg::{Marks, board_svg};
 use super::moves::{PlayedMove, replay_moves};
-use crate::chess::{self, Position, color_name};
+use crate::chess::{self, Outcome, Position, color_name};
 use crate::syntax::{Game, NodeKind, TextSource, parse_game_at};
 use crate::text::TextRange;
 
@@ -33,13 +33,17 @@ pub struct BoardPosition {
     pub svg: String,
 }
 
-/// Whether the side to move is in check, checkmated or stalemated.
+/// Whether the side to move is in check, checkmated or stalemated, or the game has ended by
+/// its variant's rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
     Playing,
     Check,
     Checkmate,
     Stalemate,
+    /// A win or draw by the variant's rules (an [`Outcome::VariantWin`] or
+    /// [`Outcome::VariantDraw`]).
+    VariantEnd(Outcome),
 }
 
 /// A move of the document, as the board names it.
@@ -171,14 +175,12 @@ fn draw(
     orientation: Color,
 ) -> BoardPosition {
     let turn = pos.turn();
-    let status = if pos.is_checkmate() {
-        Status::Checkmate
-    } else if pos.is_stalemate() {
-        Status::Stalemate
-    } else if pos.is_check() {
-        Status::Check
-    } else {
-        Status::Playing
+    let status = match Outcome::at(pos) {
+        Outcome::Checkmate { .. } => Status::Checkmate,
+        Outcome::Stalemate => Status::Stalemate,
+        end @ (Outcome::VariantWin { .. } | Outcome::VariantDraw { .. }) => Status::VariantEnd(end),
+        Outcome::Open | Outcome::Unknown if pos.is_check() => Status::Check,
+        Outcome::Open | Outcome::Unknown => Status::Playing,
     };
     let board = pos.board();
     let marks = Marks {

@@ -2,8 +2,8 @@
 //! (JSON, camelCase), and the conversion of the `ide` board into that result.
 //!
 //! Request: `{ textDocument, position, orientation?: "white" | "black" }`.
-//! Result: `null` when the cursor is not in a game, else `{ fen, sideToMove, status, lastMove,
-//! illegalMove, depth, diagram, svg }`, the moves as `{ label, san, range, from, to }`.
+//! Result: `null` when the cursor is not in a game, else `{ fen, sideToMove, status, ending?,
+//! lastMove, illegalMove, depth, diagram, svg }`, the moves as `{ label, san, range, from, to }`.
 
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
@@ -52,8 +52,11 @@ impl From<Color> for Side {
 pub struct PositionResult {
     pub fen: String,
     pub side_to_move: Side,
-    /// `playing`, `check`, `checkmate` or `stalemate`.
+    /// `playing`, `check`, `checkmate`, `stalemate` or `variantEnd`.
     pub status: &'static str,
+    /// With `variantEnd`, the end in words: "a win for White by the rules of antichess".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ending: Option<String>,
     pub last_move: Option<MoveResult>,
     pub illegal_move: Option<MoveResult>,
     /// 0 in the main line, 1 in a variation of it, ...
@@ -90,6 +93,11 @@ pub fn position_result(board: BoardPosition, positions: &Positions<'_>) -> Posit
             Status::Check => "check",
             Status::Checkmate => "checkmate",
             Status::Stalemate => "stalemate",
+            Status::VariantEnd(_) => "variantEnd",
+        },
+        ending: match board.status {
+            Status::VariantEnd(end) => end.result().map(|(_, words)| words),
+            _ => None,
         },
         last_move: board.last_move.map(shown),
         illegal_move: board.illegal_move.map(shown),

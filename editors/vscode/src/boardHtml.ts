@@ -15,7 +15,9 @@ export interface BoardMove {
 export interface BoardPosition {
   fen: string;
   sideToMove: 'white' | 'black';
-  status: 'playing' | 'check' | 'checkmate' | 'stalemate';
+  status: 'playing' | 'check' | 'checkmate' | 'stalemate' | 'variantEnd';
+  /** With `variantEnd`: "a win for White by the rules of antichess". */
+  ending?: string;
   lastMove: BoardMove | null;
   illegalMove: BoardMove | null;
   depth: number;
@@ -39,7 +41,10 @@ function capitalized(side: string): string {
   return side.charAt(0).toUpperCase() + side.slice(1);
 }
 
-/** "Black to move", "White to move, in check", "Checkmate: White wins", "Stalemate". */
+/**
+ * "Black to move", "White to move, in check", "Checkmate: White wins", "Stalemate",
+ * "Game over: a win for White by the rules of antichess".
+ */
 export function statusText(position: BoardPosition): string {
   const side = capitalized(position.sideToMove);
   switch (position.status) {
@@ -47,6 +52,8 @@ export function statusText(position: BoardPosition): string {
       return `Checkmate: ${position.sideToMove === 'white' ? 'Black' : 'White'} wins`;
     case 'stalemate':
       return 'Stalemate';
+    case 'variantEnd':
+      return `Game over: ${position.ending ?? "by the variant's rules"}`;
     case 'check':
       return `${side} to move, in check`;
     default:

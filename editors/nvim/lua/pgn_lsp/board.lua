@@ -43,6 +43,7 @@ function M.lines(result)
   local status = ({
     checkmate = ('Checkmate: %s wins'):format(result.sideToMove == 'white' and 'Black' or 'White'),
     stalemate = 'Stalemate',
+    variantEnd = 'Game over: ' .. (result.ending or "by the variant's rules"),
     check = side .. ' to move, in check',
   })[result.status] or (side .. ' to move')
   if (result.depth or 0) > 0 then

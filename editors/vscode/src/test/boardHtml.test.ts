@@ -63,4 +63,6 @@ test('status texts', () => {
   assert.equal(statusText(position({ status: 'stalemate' })), 'Stalemate');
   assert.equal(statusText(position({ status: 'checkmate', sideToMove: 'white' })), 'Checkmate: Black wins');
   assert.equal(statusText(position({ status: 'playing', sideToMove: 'black' })), 'Black to move');
+  const ending = 'a win for White by the rules of antichess';
+  assert.equal(statusText(position({ status: 'variantEnd', ending })), `Game over: ${ending}`);
 });
