@@ -71,11 +71,14 @@ pub fn check(game: &Game, src: &str, known: &KnownTags<'_>, out: &mut Vec<Diagno
         let Some(range) = tag.value_inner(src) else { continue };
         let value = tag.value(src);
         if !shape.fits(&value) {
-            out.push(Diagnostic::new(
-                shape.code(),
-                range,
-                format!("{} \"{}\": {}", excerpt(name), excerpt(&value), shape.complaint(&value)),
-            ));
+            let message =
+                format!("{} \"{}\": {}", excerpt(name), excerpt(&value), shape.complaint(&value));
+            let mut diagnostic = Diagnostic::new(shape.code(), range, message);
+            if let Some(fixed) = shape.repaired(&value) {
+                let edits = vec![TextEdit::new(range, fixed.clone())];
+                diagnostic = diagnostic.with_fix(format!("Write {fixed}"), edits);
+            }
+            out.push(diagnostic);
         }
     }
     check_roster(game, src, known, out);
@@ -152,6 +155,15 @@ impl Shape {
             Shape::Mode => {
                 matches!(value.to_ascii_uppercase().as_str(), "OTB" | "PM" | "EM" | "ICS" | "TC")
             }
+        }
+    }
+
+    /// `value`, which does not fit this shape, written in it, where what it stands for is
+    /// certain.
+    fn repaired(self, value: &str) -> Option<String> {
+        match self {
+            Shape::Date => standard_date(value),
+            _ => None,
         }
     }
 
@@ -237,6 +249,25 @@ fn date_error(v: &str) -> Option<DateError<'_>> {
     // `0?` January, `1?` October): only a month read one way has too few days.
     (longest < first_day)
         .then(|| DateError::PastMonthEnd { month: months.trailing_zeros(), year: y })
+}
+
+/// The date `v` stands for, written as the standard writes dates (§8.1.1.3), where that is
+/// certain: a year alone (`1988`: `1988.??.??`), a year and a month (`1988.05`), the fields
+/// joined by `-` or `/` in the standard's order (`2024-01-31`), or nothing known (`?` or an
+/// empty value: `????.??.??`). A date written with one-digit fields is left alone: whether
+/// `2013.5.6` is in May or June its neighbours may tell (`2013.26.7`), the value does not.
+fn standard_date(v: &str) -> Option<String> {
+    let fields: Vec<&str> = v.split(['.', '-', '/']).collect();
+    let date = match fields[..] {
+        ["" | "?"] => "????.??.??".to_owned(),
+        [y] if is_digit_field(y, 4) => format!("{y}.??.??"),
+        [y, m] if is_digit_field(y, 4) && is_digit_field(m, 2) => format!("{y}.{m}.??"),
+        [y, m, d] if is_digit_field(y, 4) && is_digit_field(m, 2) && is_digit_field(d, 2) => {
+            format!("{y}.{m}.{d}")
+        }
+        _ => return None,
+    };
+    (date != v && is_date(&date)).then_some(date)
 }
 
 /// Why a value is not a date.
@@ -621,6 +652,30 @@ mod tests {
             assert_eq!(Shape::Date.complaint(value), complaint, "{value}");
         }
         assert_eq!(Shape::Time.complaint("25:00:00"), Shape::Time.expected());
+    }
+
+    /// Dates whose meaning is certain are written in the standard's shape; the others are not.
+    #[test]
+    fn dates_written_in_the_standard_shape() {
+        for (value, fixed) in [
+            ("1988", Some("1988.??.??")),
+            ("19??", Some("19??.??.??")),
+            ("1988.05", Some("1988.05.??")),
+            ("2024-01-31", Some("2024.01.31")),
+            ("2024/01/31", Some("2024.01.31")),
+            ("?", Some("????.??.??")),
+            ("", Some("????.??.??")),
+            ("2024.01.31", None),
+            ("2024-13-01", None),
+            ("2023-02-29", None),
+            ("2013.5.6", None),
+            ("2013.26.7", None),
+            ("24.01.31", None),
+            ("31.01.2024", None),
+            ("January 1988", None),
+        ] {
+            assert_eq!(standard_date(value).as_deref(), fixed, "{value}");
+        }
     }
 
     /// A year can be a leap year when some reading of its unknown digits is one (Gregorian).
