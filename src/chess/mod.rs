@@ -3,7 +3,7 @@
 //! replay on demand, never stored per move.
 
 use shakmaty::Role;
-use shakmaty::san::{San, SanPlus};
+use shakmaty::san::{San, SanPlus, Suffix};
 use shakmaty::variant::{Variant, VariantPosition};
 use shakmaty::{Color, Move, Position as _};
 
@@ -56,7 +56,15 @@ impl Outcome {
     pub fn at(pos: &Position) -> Outcome {
         replay::ending(pos, pos.is_check())
     }
+}
 
+/// The check or mate sign of a move that led to `pos`, and the variant by whose rules it won
+/// the game, if it did: the sign the replay asks of a move.
+pub fn sign_of(pos: &Position) -> (Option<Suffix>, Option<Variant>) {
+    replay::Rules::sign(pos, pos.is_check())
+}
+
+impl Outcome {
     /// The termination marker an ended game calls for, and its end in words ("checkmate: White
     /// wins"); `None` when the game goes on or its end is unknown.
     pub fn result(self) -> Option<(&'static str, String)> {

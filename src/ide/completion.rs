@@ -10,7 +10,8 @@
 //! in alphabetical SAN order.
 
 use shakmaty::fen::Fen;
-use shakmaty::san::{SanPlus, Suffix};
+use shakmaty::san::{San, SanPlus, Suffix};
+use shakmaty::variant::Variant;
 use shakmaty::{CastlingSide, EnPassantMode, Move, Position as _};
 
 use super::analysis::DocumentAnalysis;
@@ -391,14 +392,16 @@ fn legal_moves(pos: &Position, word: TextRange) -> Vec<Completion> {
         .into_iter()
         .map(|m| {
             let mut after = pos.clone();
-            let san = SanPlus::from_move_and_play_unchecked(&mut after, m);
+            after.play_unchecked(m);
+            let (suffix, won_by) = chess::sign_of(&after);
+            let san = SanPlus { san: San::from_move(pos, m), suffix };
             let group = match (san.suffix, m.is_capture()) {
                 (Some(Suffix::Checkmate), _) => 0,
                 (Some(Suffix::Check), _) => 1,
                 (None, true) => 2,
                 (None, false) => 3,
             };
-            let detail = move_detail(m, san.suffix, Outcome::at(&after));
+            let detail = move_detail(m, san.suffix, won_by);
             (group, chess::san_plus_text(san), detail)
         })
         .collect();
@@ -417,8 +420,8 @@ fn legal_moves(pos: &Position, word: TextRange) -> Vec<Completion> {
 }
 
 /// What a move does, in words: "knight from g1 · check", "pawn from e5 takes pawn en passant";
-/// `ending` is how the game stands after it.
-fn move_detail(m: Move, suffix: Option<Suffix>, ending: Outcome) -> String {
+/// `won_by` is the variant by whose rules it wins the game, if it does.
+fn move_detail(m: Move, suffix: Option<Suffix>, won_by: Option<Variant>) -> String {
     let mut out = match m {
         Move::Castle { .. } => match m.castling_side() {
             Some(CastlingSide::QueenSide) => "king castles queenside".to_owned(),
@@ -439,13 +442,13 @@ fn move_detail(m: Move, suffix: Option<Suffix>, ending: Outcome) -> String {
     if let Some(role) = m.promotion() {
         out.push_str(&format!(", promotes to {}", role_name(role)));
     }
-    match (ending, suffix) {
-        (Outcome::VariantWin { variant, .. }, _) => {
+    match (won_by, suffix) {
+        (Some(variant), _) => {
             out.push_str(&format!(" · wins by the rules of {}", chess::variant_name(variant)));
         }
-        (_, Some(Suffix::Checkmate)) => out.push_str(" · checkmate"),
-        (_, Some(Suffix::Check)) => out.push_str(" · check"),
-        (_, None) => {}
+        (None, Some(Suffix::Checkmate)) => out.push_str(" · checkmate"),
+        (None, Some(Suffix::Check)) => out.push_str(" · check"),
+        (None, None) => {}
     }
     out
 }
