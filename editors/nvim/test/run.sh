@@ -3,7 +3,7 @@
 # pgn-lsp binary, in headless Neovim with a clean configuration:
 # filetype detection, illegal-move diagnostic, hover FEN, format on save (at the
 # line width given in vim.g.pgn_lsp_init_options), the
-# live board (:PgnBoard), completion of a legal move, a quick fix applied from a
+# live board (:PgnBoard, and its "Game over" at the end of an antichess game), completion of a legal move, a quick fix applied from a
 # code action, client reuse across buffers, and no server process left after
 # quitting.
 #
@@ -31,7 +31,7 @@ require_server
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-cp "$fixtures/illegal.pgn" "$fixtures/messy.pgn" "$fixtures/fixable.pgn" "$tmp/"
+cp "$fixtures/illegal.pgn" "$fixtures/messy.pgn" "$fixtures/fixable.pgn" "$fixtures/antichess.pgn" "$tmp/"
 # A private Neovim state (LSP log, shada) so the test sees no user files.
 export XDG_CONFIG_HOME="$tmp/xdg/config" XDG_DATA_HOME="$tmp/xdg/data" \
   XDG_STATE_HOME="$tmp/xdg/state" XDG_CACHE_HOME="$tmp/xdg/cache"

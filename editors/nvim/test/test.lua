@@ -163,6 +163,28 @@ local function check_board(bufnr)
   say('ok - :PgnBoard again closes it')
 end
 
+-- The live board at the end of a game won by its variant's rules.
+local function check_variant_end()
+  local bufnr = open('antichess.pgn')
+  wait_for('the pgn-lsp client to attach to antichess.pgn', bufnr, function()
+    return server_state(bufnr) ~= nil
+  end)
+  local row, col = find_in_buffer(bufnr, 'a3#')
+  vim.api.nvim_win_set_cursor(0, { row + 1, col })
+  vim.cmd('PgnBoard')
+  local ending = 'Game over: a win for White by the rules of antichess'
+  local last
+  local ok = pcall(wait_for, 'the board at the end of the antichess game', bufnr, function()
+    last = board_text()
+    return last ~= nil and last:find('After 1... a3#', 1, true) ~= nil and last:find(ending, 1, true) ~= nil
+  end)
+  if not ok then
+    fail(('the board at 1... a3# of antichess.pgn should say "%s"; it shows:\n%s'):format(ending, tostring(last)))
+  end
+  vim.cmd('PgnBoard')
+  say('ok - :PgnBoard at the last move of an antichess game says "' .. ending .. '"')
+end
+
 local function run()
   -- 1. Diagnostics for an illegal move.
   local illegal = open('illegal.pgn')
@@ -230,8 +252,9 @@ local function run()
   end
   say('ok - :write formatted messy.pgn to ' .. vim.inspect(EXPECTED_MOVETEXT))
 
-  -- 4. The live board.
+  -- 4. The live board, and its status at the end of an antichess game.
   check_board(messy)
+  check_variant_end()
 
   -- 5. Completion where the illegal 3. Nf3 stands: White's legal moves there.
   local crow, ccol = find_in_buffer(illegal, '3. Nf3')
