@@ -6,13 +6,17 @@ every machine, and none of them comes from the files the benchmarks read. They l
 files users open: the Seven Tag Roster and the usual extra tags, moves in SAN with move
 numbers, some games with clock comments, annotations and variations, a few with the mistakes
 real files have (a wrong move number, a missing check sign, a result that disagrees with the
-Result tag), so that the profile sees those paths as the rare ones they are.
+Result tag), so that the profile sees those paths as the rare ones they are. One game in twenty
+is an engine game as engine-tournament archives write them: an engine's report after every
+move, long (depth, times, nodes, principal variation, one move a line, as TCEC writes them) or
+short (evaluation, depth and time, as CCRL writes them).
 
 Usage: scripts/pgo_training.py OUT.pgn [GAMES]
 """
 
 import random
 import sys
+import textwrap
 
 import chess
 import chess.pgn
@@ -21,6 +25,8 @@ NAMES = ["Carlsen, M.", "Nakamura, Hi", "Caruana, F.", "Ding, Liren", "Firouzja,
          "Gukesh, D.", "Nepomniachtchi, I.", "So, W.", "Giri, A.", "Aronian, L.",
          "Muller, K.", "Zhukova, N.", "Petrov, V.", "Smith, J.", "Garcia, M."]
 EVENTS = ["Open", "Championship", "Rapid", "Blitz Arena", "Team Cup", "Memorial"]
+ENGINES = ["Stockfish 16", "Leela 0.30", "Komodo 14", "Berserk 12", "Ethereal 14", "Koivisto 9",
+           "Dragon 3.2", "Igel 3.5"]
 COMMENTS = ["Better is {}.", "A known idea.", "The only move.", "White is better.",
             "Black has counterplay.", "Time trouble.", "{} was playable too."]
 
@@ -81,6 +87,44 @@ def game(rng, index):
     return g
 
 
+def engine_game(rng, index):
+    """An engine-tournament game: each move followed by its engine's report in a comment."""
+    long_reports = index % 2 == 0
+    board = chess.Board()
+    moves = play(rng, board, rng.randint(60, 180))
+    outcome = board.outcome()
+    result = outcome.result() if outcome else rng.choice(["1-0", "0-1", "1/2-1/2"])
+    tags = [("Event", f"Engine Championship Season {1 + index % 30}"), ("Site", "?"),
+            ("Date", f"{2010 + index % 15}.{1 + index % 12:02}.{1 + index % 28:02}"),
+            ("Round", f"{1 + index % 40}.{1 + index % 8}"),
+            ("White", rng.choice(ENGINES)), ("Black", rng.choice(ENGINES)), ("Result", result),
+            ("PlyCount", str(len(moves))), ("TimeControl", "5400+10")]
+    replay = chess.Board()
+    sans = []
+    for move in moves:
+        sans.append(replay.san(move))
+        replay.push(move)
+    entries = []
+    for ply, san in enumerate(sans):
+        number = f"{ply // 2 + 1}. " if ply % 2 == 0 else ""
+        evaluation = rng.uniform(-3, 3)
+        if long_reports:
+            pv = " ".join(sans[ply:ply + rng.randint(1, 30)])
+            report = (f"d={rng.randint(20, 40)}, sd={rng.randint(40, 80)}, "
+                      f"mt={rng.randint(0, 9):02}:{rng.randint(0, 59):02}, "
+                      f"tl=01:{rng.randint(0, 59):02}:{rng.randint(0, 59):02}, "
+                      f"s={rng.randint(10000, 90000)} kN/s, n={rng.randint(10**6, 10**10)}, "
+                      f"pv={pv}, tb={rng.randint(0, 50)}, R50={rng.randint(1, 50)}, "
+                      f"wv={evaluation:.2f},")
+            entries.append(f"{number}{san} {{ {report} }}")
+        else:
+            entries.append(f"{number}{san} {{{evaluation:+.2f}/{rng.randint(15, 35)} "
+                        f"{rng.randint(1, 90)}s}}")
+    movetext = "\n".join(entries) if long_reports else textwrap.fill(" ".join(entries), 79)
+    header = "".join(f'[{name} "{value}"]\n' for name, value in tags)
+    return f"{header}\n{movetext} {result}"
+
+
 def mistakes(rng, text):
     """One mistake real files have, in about one game of twenty."""
     roll = rng.random()
@@ -99,8 +143,11 @@ def main():
     rng = random.Random(20261122)
     with open(out, "w", encoding="utf-8") as f:
         for i in range(games):
-            # Lines of at most 80 characters, as exporting programs write them.
-            text = game(rng, i).accept(chess.pgn.StringExporter(columns=80))
+            if i % 20 == 19:
+                text = engine_game(rng, i // 20)
+            else:
+                # Lines of at most 80 characters, as exporting programs write them.
+                text = game(rng, i).accept(chess.pgn.StringExporter(columns=80))
             f.write(mistakes(rng, text) + "\n\n")
 
 
