@@ -315,3 +315,45 @@ fn an_empty_file_has_no_games() {
     let run = check(&[&fixture("empty.pgn")], None);
     assert_eq!((run.status, run.stdout.as_str()), (0, "no problems in 0 games\n"));
 }
+
+/// A directory stands for its PGN files and those of its subdirectories (`*.pgn` in any case),
+/// in name order, without hidden ones or those an `.ignore` file names
+/// (`tests/fixtures/cli-tree/`: `.hidden/`, `skipped/` and `notes.txt` hold illegal moves).
+#[test]
+fn a_directory_stands_for_its_pgn_files() {
+    let run = check(&["--color", "never", "tests/fixtures/cli-tree"], None);
+    assert_eq!(run.stderr, "");
+    insta::assert_snapshot!(snapshot_text(&run));
+    // A file named on the command line is read whatever its name and wherever it is.
+    for file in ["skipped/skipped.pgn", ".hidden/hidden.pgn", "notes.txt"] {
+        let run = check(&["--format", "json", &format!("tests/fixtures/cli-tree/{file}")], None);
+        assert_eq!(json_positions(&run.stdout), [("illegal-move".to_owned(), 9, 13, 9, 16)]);
+    }
+}
+
+#[test]
+fn a_directory_without_pgn_files_exits_2_after_checking_the_others() {
+    let run = check(&["tests/fixtures/cli-tree/text-only", &fixture("crlf.pgn")], None);
+    assert_eq!(run.status, 2);
+    assert_eq!(run.stderr, "pgn-lsp: no PGN files in tests/fixtures/cli-tree/text-only\n");
+    assert!(run.stdout.contains("crlf.pgn:4:17"), "{}", run.stdout);
+}
+
+/// In a Git repository, what `.gitignore` ignores is left out (build output, dependencies).
+#[test]
+fn a_directory_in_a_git_repository_leaves_out_what_gitignore_ignores() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".git")).expect("the repository's folder");
+    std::fs::create_dir_all(root.join("node_modules/chess")).expect("a dependency's folder");
+    std::fs::write(root.join(".gitignore"), "node_modules/\n").expect(".gitignore");
+    let illegal = "[Event \"x\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke4 *\n";
+    std::fs::write(root.join("node_modules/chess/test.pgn"), illegal).expect("an ignored file");
+    std::fs::write(root.join("games.pgn"), "[Event \"x\"]\n[Result \"*\"]\n\n1. e4 *\n")
+        .expect("a game");
+    let root = root.to_str().expect("a UTF-8 temporary path");
+    let run = check(&["--format", "json", "--min-severity", "warning", root], None);
+    assert_eq!((run.status, run.stdout.as_str(), run.stderr.as_str()), (0, "", ""));
+    let run = check(&["--format", "json", &format!("{root}/node_modules/chess/test.pgn")], None);
+    assert_eq!(run.status, 1);
+}

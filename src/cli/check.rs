@@ -13,6 +13,7 @@ use super::game_text::GameText;
 use super::human::HumanRenderer;
 use super::input::{Encoding, Input, Source};
 use super::json;
+use super::paths;
 use super::progress::Progress;
 use super::rewrite::Failure;
 use super::tally::Tally;
@@ -23,7 +24,8 @@ use crate::text::TextRange;
 
 #[derive(clap::Args)]
 pub struct CheckArgs {
-    /// PGN files to check; `-` reads standard input.
+    /// PGN files to check, or directories: their `*.pgn` files and those of their
+    /// subdirectories, but hidden ones and those `.gitignore` ignores; `-` reads standard input.
     #[arg(default_value = "-")]
     pub files: Vec<String>,
     /// How to print diagnostics: for people, or one JSON object per line.
@@ -95,8 +97,11 @@ fn parse_code(name: &str) -> Result<Code, String> {
 
 pub fn run(args: CheckArgs) -> ExitCode {
     if let Some(code) = args.explain {
-        println!("{} ({}): {}", code.as_str(), code.default_severity().as_str(), code.summary());
-        return ExitCode::SUCCESS;
+        let severity = code.default_severity().as_str();
+        return match writeln!(io::stdout(), "{} ({severity}): {}", code.as_str(), code.summary()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => output_failed(&e),
+        };
     }
     args.workers.run(|| check_files(&args))
 }
@@ -150,17 +155,21 @@ fn check_files(args: &CheckArgs) -> ExitCode {
     });
     let mut tally = Tally::default();
     let mut unreadable = false;
-    for path in &args.files {
-        let mut input = match Input::open(path) {
-            Ok(input) => input,
-            Err(e) => {
-                eprintln!("pgn-lsp: cannot read {path}: {e}");
+    for path in paths::expand(&args.files) {
+        let opened = path.and_then(|path| match Input::open(&path) {
+            Ok(input) => Ok((path, input)),
+            Err(e) => Err(format!("cannot read {path}: {e}")),
+        });
+        let (path, mut input) = match opened {
+            Ok(opened) => opened,
+            Err(message) => {
+                eprintln!("pgn-lsp: {message}");
                 unreadable = true;
                 continue;
             }
         };
         if args.fix {
-            match fix_input(input, path, &settings.filter) {
+            match fix_input(input, &path, &settings.filter) {
                 Ok((fixed, count)) => {
                     if count > 0 {
                         let fixes = if count == 1 { "fix" } else { "fixes" };

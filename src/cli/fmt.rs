@@ -17,13 +17,16 @@ use super::batches::for_each_batch;
 use super::config::{ConfigFinder, MIN_LINE_WIDTH};
 use super::input::{Input, Source};
 use super::line_breaks::Cursor;
+use super::paths;
 use super::rewrite::{Comparison, Failure, Rewrite, encode};
 use super::workers::Workers;
 use crate::fmt::{Buffers, FormatOptions, FormattedGame, GameOutput, Joiner, KeepReason};
 
 #[derive(clap::Args)]
 pub struct FmtArgs {
-    /// PGN files to format in place; `-` formats standard input to standard output.
+    /// PGN files to format in place, or directories: their `*.pgn` files and those of their
+    /// subdirectories, but hidden ones and those `.gitignore` ignores; `-` formats standard
+    /// input to standard output.
     #[arg(default_value = "-")]
     pub files: Vec<String>,
     /// Write nothing; list the files that would change, and exit with 1 if any would.
@@ -73,8 +76,9 @@ fn format_files(args: &FmtArgs) -> ExitCode {
     let mut finder = ConfigFinder::default();
     let mut would_change = false;
     let mut failed = false;
-    for file in &args.files {
-        match format_file(args, &mut finder, file) {
+    for file in paths::expand(&args.files) {
+        match file.map_err(Failure::Message).and_then(|file| format_file(args, &mut finder, &file))
+        {
             Ok(changed) => would_change |= changed,
             Err(Failure::BrokenPipe) => break,
             Err(Failure::Message(message)) => {
@@ -121,7 +125,8 @@ fn format_file(args: &FmtArgs, finder: &mut ConfigFinder, file: &str) -> Result<
             Ok(())
         })?;
         if comparison.changed() {
-            println!("{}", source.name);
+            writeln!(io::stdout().lock(), "{}", source.name)
+                .map_err(|e| Failure::io("standard output", e))?;
         }
         return Ok(comparison.changed());
     }

@@ -12,6 +12,7 @@ mod human;
 pub mod input;
 mod json;
 pub mod line_breaks;
+mod paths;
 mod progress;
 mod rewrite;
 mod tally;

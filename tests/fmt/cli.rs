@@ -93,6 +93,63 @@ fn check_lists_files_that_would_change_and_writes_nothing() {
     assert_eq!((out.status.code(), text(&out.stdout)), (Some(1), "<stdin>\n"));
 }
 
+/// A directory stands for its PGN files, found as `check` finds them: `--check` lists those
+/// that would change in name order, and without it they are rewritten; hidden files and files
+/// of other names are left alone. Standard output closed early stops the list quietly.
+#[test]
+fn a_directory_stands_for_its_pgn_files() {
+    let dir = tempfile::tempdir().unwrap();
+    for folder in ["games/openings", "games/.drafts"] {
+        fs::create_dir_all(dir.path().join(folder)).unwrap();
+    }
+    let messy = ["games/b.pgn", "games/A.PGN", "games/openings/c.pgn"];
+    let untouched = ["games/.drafts/d.pgn", "games/notes.txt", "games/clean.pgn"];
+    for file in messy.iter().chain(&untouched[..2]) {
+        fs::write(dir.path().join(file), MESSY).unwrap();
+    }
+    fs::write(dir.path().join(untouched[2]), FORMATTED).unwrap();
+    let out = pgn_lsp(&["fmt", "--check", "games"], dir.path(), b"");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "games/A.PGN\ngames/b.pgn\ngames/openings/c.pgn\n");
+    let out = pgn_lsp(&["fmt", "games"], dir.path(), b"");
+    assert_eq!((out.status.code(), text(&out.stderr)), (Some(0), ""));
+    for file in messy.iter().chain(&untouched[2..]) {
+        assert_eq!(fs::read_to_string(dir.path().join(file)).unwrap(), FORMATTED, "{file}");
+    }
+    for file in &untouched[..2] {
+        assert_eq!(fs::read_to_string(dir.path().join(file)).unwrap(), MESSY, "{file}");
+    }
+    let out = pgn_lsp(&["fmt", "--check", "games"], dir.path(), b"");
+    assert_eq!((out.status.code(), text(&out.stdout)), (Some(0), ""));
+    // A hidden directory named on the command line is read.
+    let out = pgn_lsp(&["fmt", "--check", "games/.drafts"], dir.path(), b"");
+    assert_eq!((out.status.code(), text(&out.stdout)), (Some(1), "games/.drafts/d.pgn\n"));
+}
+
+/// `--check` with standard output closed after the first name (`| head -1`): no panic. The
+/// names fill more than a pipe holds, so writing them meets the closed pipe.
+#[test]
+fn check_stops_quietly_when_standard_output_closes() {
+    let dir = tempfile::tempdir().unwrap();
+    let long_name = "x".repeat(200);
+    for i in 0..1000 {
+        fs::write(dir.path().join(format!("{i:04}{long_name}.pgn")), MESSY).unwrap();
+    }
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pgn-lsp"))
+        .args(["fmt", "--check", "."])
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 7];
+    std::io::Read::read_exact(child.stdout.as_mut().unwrap(), &mut first).unwrap();
+    assert_eq!(&first, b"./0000x");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!((out.status.code(), text(&out.stderr)), (Some(1), ""));
+}
+
 #[test]
 fn diff_prints_a_unified_diff_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
