@@ -77,8 +77,8 @@ fn format_files(args: &FmtArgs) -> ExitCode {
     let mut would_change = false;
     let mut failed = false;
     for file in paths::expand(&args.files) {
-        match file.map_err(Failure::Message).and_then(|file| format_file(args, &mut finder, &file))
-        {
+        let file = file.map_err(Failure::Message);
+        match file.and_then(|file| format_file(args, &mut finder, &file)) {
             Ok(changed) => would_change |= changed,
             Err(Failure::BrokenPipe) => break,
             Err(Failure::Message(message)) => {
