@@ -180,6 +180,54 @@ fn human_and_json_positions_agree() {
     });
 }
 
+/// `--format github` gives one GitHub Actions workflow command per diagnostic, at the JSON
+/// output's positions, with its code as the title and its severity as the level (information
+/// and hints as notices), then the summary line; the exit status is the same.
+#[test]
+fn github_annotations_agree_with_json() {
+    insta::glob!("fixtures/cli/*.pgn", |path| {
+        let file = relative(path);
+        let github = check(&["--format", "github", &file], None);
+        let human = check(&["--color", "never", &file], None);
+        let lines: Vec<&str> = github.stdout.lines().collect();
+        let (summary, commands) = lines.split_last().expect("a summary line");
+        assert_eq!(Some(*summary), human.stdout.lines().last(), "{file}");
+        assert_eq!(github.status, human.status, "{file}");
+        let annotations: Vec<(String, String, String)> = commands
+            .iter()
+            .map(|command| {
+                let command = command.strip_prefix("::").expect("a workflow command");
+                let (head, message) = command.split_once("::").expect("a message");
+                let (level, properties) = head.split_once(' ').expect("properties");
+                (level.to_owned(), properties.to_owned(), message.to_owned())
+            })
+            .collect();
+        let json = check(&["--format", "json", &file], None).stdout;
+        let expected: Vec<(String, String, String)> = json_records(&json)
+            .iter()
+            .map(|v| {
+                let level = match v["severity"].as_str().expect("a severity") {
+                    "error" => "error",
+                    "warning" => "warning",
+                    _ => "notice",
+                };
+                let properties = format!(
+                    "file={},line={},col={},endLine={},endColumn={},title={}",
+                    v["file"].as_str().expect("a file"),
+                    v["line"],
+                    v["column"],
+                    v["end_line"],
+                    v["end_column"],
+                    v["code"].as_str().expect("a code"),
+                );
+                let message = v["message"].as_str().expect("a message").replace('%', "%25");
+                (level.to_owned(), properties, message)
+            })
+            .collect();
+        assert_eq!(annotations, expected, "{file}");
+    });
+}
+
 #[test]
 fn exit_status_is_0_without_errors_and_1_with_one() {
     assert_eq!(check(&[&fixture("clean.pgn")], None).status, 0);
@@ -324,6 +372,12 @@ fn a_directory_stands_for_its_pgn_files() {
     let run = check(&["--color", "never", "tests/fixtures/cli-tree"], None);
     assert_eq!(run.stderr, "");
     insta::assert_snapshot!(snapshot_text(&run));
+    // GitHub finds annotated files by their paths from the repository's root, without `./`.
+    let github = check(&["--format", "github", "./tests/fixtures/cli-tree/sub"], None);
+    let annotation = "::warning file=tests/fixtures/cli-tree/sub/b.pgn,line=9,col=10,endLine=9,\
+                      endColumn=12,title=move-number::move number 3: this is move 2 (White to \
+                      move); write 2.\n";
+    assert_eq!(github.stdout, format!("{annotation}0 errors, 1 warning in 1 game\n"));
     // A file named on the command line is read whatever its name and wherever it is.
     for file in ["skipped/skipped.pgn", ".hidden/hidden.pgn", "notes.txt"] {
         let run = check(&["--format", "json", &format!("tests/fixtures/cli-tree/{file}")], None);

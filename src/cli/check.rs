@@ -10,6 +10,7 @@ use super::batches::{ParsedGame, for_each_batch};
 use super::fix::fix_input;
 use super::game_report::{game_diagnostics, is_game};
 use super::game_text::GameText;
+use super::github;
 use super::human::HumanRenderer;
 use super::input::{Encoding, Input, Source};
 use super::json;
@@ -28,7 +29,8 @@ pub struct CheckArgs {
     /// subdirectories, but hidden ones and those `.gitignore` ignores; `-` reads standard input.
     #[arg(default_value = "-")]
     pub files: Vec<String>,
-    /// How to print diagnostics: for people, or one JSON object per line.
+    /// How to print diagnostics: for people, one JSON object per line, or as GitHub Actions
+    /// workflow commands (annotations on the files of a pull request).
     #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
     pub format: OutputFormat,
     /// Make the certain fixes first (those of the diagnostics shown), writing the files in
@@ -60,6 +62,7 @@ pub struct CheckArgs {
 pub enum OutputFormat {
     Human,
     Json,
+    Github,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -115,6 +118,7 @@ struct Settings {
 enum Renderer {
     Human(HumanRenderer),
     Json,
+    Github,
 }
 
 impl Renderer {
@@ -122,6 +126,7 @@ impl Renderer {
         match self {
             Renderer::Human(human) => human.render(out, text, diagnostic),
             Renderer::Json => json::render(out, text, diagnostic),
+            Renderer::Github => github::render(out, text, diagnostic),
         }
     }
 }
@@ -146,6 +151,7 @@ fn check_files(args: &CheckArgs) -> ExitCode {
         renderer: match args.format {
             OutputFormat::Human => Renderer::Human(HumanRenderer::new(colour)),
             OutputFormat::Json => Renderer::Json,
+            OutputFormat::Github => Renderer::Github,
         },
     };
     let mut out: io::BufWriter<Box<dyn Write>> = io::BufWriter::new(if to_stderr {
@@ -190,7 +196,8 @@ fn check_files(args: &CheckArgs) -> ExitCode {
             Err(e) => return output_failed(&e),
         }
     }
-    if args.format == OutputFormat::Human
+    // The summary ends a report for people; in a GitHub Actions log it is the one line shown.
+    if args.format != OutputFormat::Json
         && let Err(e) = writeln!(out, "{tally}")
     {
         return output_failed(&e);

@@ -8,6 +8,7 @@ pub mod fix;
 mod fmt;
 mod game_report;
 mod game_text;
+mod github;
 mod human;
 pub mod input;
 mod json;
