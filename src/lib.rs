@@ -10,11 +10,13 @@
 //! - [`fmt`]: the export-format printer. Invariant: idempotent, loses nothing, leaves games with
 //!   structural errors byte for byte.
 //! - [`ide`]: editor features as plain data over a snapshot (no LSP types).
+//! - [`config`]: `pgn-lsp.toml`, the formatting settings of a folder, for `fmt` and the server.
 //! - [`lsp`]: the tower-lsp server.
 //! - [`cli`]: `check` and `fmt` commands, and the entry point.
 
 pub mod chess;
 pub mod cli;
+pub mod config;
 pub mod fmt;
 pub mod ide;
 pub mod lsp;

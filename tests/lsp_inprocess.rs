@@ -69,10 +69,15 @@ fn connect() -> Client {
 const LONG_GAME: &str = "[Event \"Long\"]\n[Site \"?\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 *\n";
 
 fn format(client: &mut Client, text: &str) -> String {
+    format_at(client, URI, text)
+}
+
+/// The text of the document at `uri`, `text`, as the server formats it.
+fn format_at(client: &mut Client, uri: &str, text: &str) -> String {
     let options = json!({ "tabSize": 4, "insertSpaces": true });
     let edits = client.call(
         "textDocument/formatting",
-        json!({ "textDocument": { "uri": URI }, "options": options }),
+        json!({ "textDocument": { "uri": uri }, "options": options }),
     );
     apply_edits(text, &edits, "utf-16")
 }
@@ -109,6 +114,36 @@ fn settings_from_initialization_options_and_configuration_changes_are_used() {
         json!({ "settings": { "format": { "lineWidth": "wide" } } }),
     );
     assert_eq!(format(&mut client, LONG_GAME), wide);
+}
+
+/// A project's `pgn-lsp.toml` wins over the editor's settings for the files under it, as for
+/// `pgn-lsp fmt`, and is read again at each request; one that cannot be read is left out.
+#[test]
+fn the_nearest_pgn_lsp_toml_wins_over_the_editors_settings() {
+    let project = tempfile::tempdir().unwrap();
+    let folder = project.path().join("games");
+    std::fs::create_dir(&folder).unwrap();
+    let settings = project.path().join("pgn-lsp.toml");
+    std::fs::write(&settings, "line-width = 40\n").unwrap();
+    let uri = tower_lsp::lsp_types::Url::from_file_path(folder.join("long.pgn")).unwrap();
+    let uri = uri.as_str();
+    let mut client = start(json!({ "format": { "lineWidth": 70, "addMissingTags": false } }));
+    client.open(uri, LONG_GAME);
+    let narrow = format_at(&mut client, uri, LONG_GAME);
+    assert!(longest_line(&narrow) < 40, "{narrow}");
+    assert!(!narrow.contains("[Date"), "the editor's setting the file leaves alone: {narrow}");
+    std::fs::write(&settings, "line-width = 60\nadd-missing-tags = true\n").unwrap();
+    let wide = format_at(&mut client, uri, LONG_GAME);
+    assert!((40..60).contains(&longest_line(&wide)), "{wide}");
+    assert!(wide.contains("[Date \"????.??.??\"]"), "{wide}");
+    std::fs::write(&settings, "line-widht = 60\n").unwrap();
+    let editors = format_at(&mut client, uri, LONG_GAME);
+    assert!((60..70).contains(&longest_line(&editors)), "{editors}");
+    // A document that is no file (a new one, not yet saved) has the editor's settings.
+    let untitled = "untitled:Untitled-1";
+    client.open(untitled, LONG_GAME);
+    std::fs::write(&settings, "line-width = 40\n").unwrap();
+    assert_eq!(format_at(&mut client, untitled, LONG_GAME), editors);
 }
 
 #[test]

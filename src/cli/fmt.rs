@@ -14,12 +14,12 @@ use std::process::ExitCode;
 
 use super::EXIT_USAGE;
 use super::batches::for_each_batch;
-use super::config::{ConfigFinder, MIN_LINE_WIDTH};
 use super::input::{Input, Source};
 use super::line_breaks::Cursor;
 use super::paths;
 use super::rewrite::{Comparison, Failure, Rewrite, encode};
 use super::workers::Workers;
+use crate::config::{ConfigFinder, MIN_LINE_WIDTH};
 use crate::fmt::{Buffers, FormatOptions, FormattedGame, GameOutput, Joiner, KeepReason};
 
 #[derive(clap::Args)]

@@ -3,7 +3,6 @@
 
 mod batches;
 mod check;
-mod config;
 pub mod fix;
 mod fmt;
 mod game_report;

@@ -223,7 +223,7 @@ impl LanguageServer for Server {
         let uri = params.text_document.uri;
         let (encoding, client) = (self.encoding(), self.client());
         let settings = self.settings();
-        let (options, shown) = (settings.format_options(), settings.diagnostics.filter());
+        let (options, shown) = (settings.format_options_for(&uri), settings.diagnostics.filter());
         self.read(&uri, "code actions", |doc| {
             let range = doc.positions(encoding).text_range(params.range);
             let wanted = |kind| editing::wants(&params.context, kind);
@@ -390,7 +390,7 @@ impl Server {
             id: request.id,
             doc: self.documents.snapshot(&request.uri),
             encoding: self.encoding(),
-            options: self.settings().format_options(),
+            options: self.settings().format_options_for(&request.uri),
             range: request.range,
         }
     }

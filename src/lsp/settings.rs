@@ -12,11 +12,18 @@
 //! `didChangeConfiguration` leaves out keeps its value from `initializationOptions`, else its
 //! default: Eglot sends `{}` when nothing is configured for the workspace, just after the
 //! server has started with the options of `eglot-server-programs`.
+//!
+//! A document's formatting options also take the `pgn-lsp.toml` nearest its file into account,
+//! over these settings ([`Settings::format_options_for`]).
+
+use std::path::Path;
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
+use tower_lsp::lsp_types::Url;
 
+use crate::config::ConfigFinder;
 use crate::fmt::FormatOptions;
 use crate::syntax::{Code, DiagnosticFilter, Severity};
 
@@ -138,6 +145,27 @@ impl Settings {
             reflow_comments: self.format.reflow_comments,
             add_missing_tags: self.format.add_missing_tags,
             ..FormatOptions::default()
+        }
+    }
+
+    /// The formatting options for the document at `uri`: these settings, then those of the
+    /// `pgn-lsp.toml` nearest its file, which win, so that the editor formats a project's files
+    /// as `pgn-lsp fmt` does (an editor sends its settings' defaults too). The file is read at
+    /// each call, so that a change to it counts at once; one that cannot be read is logged and
+    /// left out.
+    pub fn format_options_for(&self, uri: &Url) -> FormatOptions {
+        let options = self.format_options();
+        let Some(dir) = uri.to_file_path().ok().and_then(|file| file.parent().map(Path::to_owned))
+        else {
+            return options;
+        };
+        match ConfigFinder::default().for_dir(&dir) {
+            Ok(Some(config)) => config.apply(options),
+            Ok(None) => options,
+            Err(e) => {
+                tracing::warn!("ignoring {e}");
+                options
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 //! `pgn-lsp.toml`: project settings, found in the directory of the file being worked on or the
-//! nearest directory above it. Keys (all optional):
+//! nearest directory above it. `pgn-lsp fmt` applies them under its flags, the language server
+//! over the editor's settings. Keys (all optional):
 //!
 //! ```toml
 //! line-width = 80          # lines are shorter than this (§8.2.1)
