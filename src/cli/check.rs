@@ -192,7 +192,7 @@ fn check_files(args: &CheckArgs) -> ExitCode {
             }
         }
         match check_source(&input.decode(true), &settings, &mut out) {
-            Ok(file_tally) => tally += file_tally,
+            Ok(file_tally) => tally += Tally { files: 1, ..file_tally },
             Err(e) => return output_failed(&e),
         }
     }

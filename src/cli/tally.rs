@@ -5,7 +5,7 @@ use std::ops::AddAssign;
 
 use crate::syntax::Severity;
 
-/// How many diagnostics of each severity, in how many games.
+/// How many diagnostics of each severity, in how many games of how many files.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
     pub errors: u64,
@@ -13,6 +13,7 @@ pub struct Tally {
     pub infos: u64,
     pub hints: u64,
     pub games: u64,
+    pub files: u64,
 }
 
 impl Tally {
@@ -39,14 +40,19 @@ impl AddAssign for Tally {
         self.infos += other.infos;
         self.hints += other.hints;
         self.games += other.games;
+        self.files += other.files;
     }
 }
 
 /// `2 errors, 1 warning, 3 infos in 4 games` (severities that did not occur are left out,
-/// except errors and warnings), or `no problems in 4 games`.
+/// except errors and warnings), or `no problems in 4 games`; `in 4 games (2 files)` when more
+/// than one file was read.
 impl fmt::Display for Tally {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let games = plural(self.games, "game");
+        let mut games = plural(self.games, "game");
+        if self.files > 1 {
+            games = format!("{games} ({})", plural(self.files, "file"));
+        }
         if self.errors + self.warnings + self.infos + self.hints == 0 {
             return write!(f, "no problems in {games}");
         }
@@ -78,6 +84,10 @@ mod tests {
         t.count(Severity::Hint);
         t += Tally { games: 2, ..Tally::default() };
         assert_eq!(t.to_string(), "1 error, 0 warnings, 2 hints in 3 games");
+        t += Tally { files: 2, ..Tally::default() };
+        assert_eq!(t.to_string(), "1 error, 0 warnings, 2 hints in 3 games (2 files)");
+        let read = Tally { files: 3, ..Tally::default() };
+        assert_eq!(read.to_string(), "no problems in 0 games (3 files)");
     }
 
     #[test]
