@@ -95,7 +95,7 @@ fn check_lists_files_that_would_change_and_writes_nothing() {
 
 /// A directory stands for its PGN files, found as `check` finds them: `--check` lists those
 /// that would change in name order, and without it they are rewritten; hidden files and files
-/// of other names are left alone. Standard output closed early stops the list quietly.
+/// of other names are left alone.
 #[test]
 fn a_directory_stands_for_its_pgn_files() {
     let dir = tempfile::tempdir().unwrap();
