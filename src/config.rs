@@ -1,21 +1,29 @@
 //! `pgn-lsp.toml`: project settings, found in the directory of the file being worked on or the
-//! nearest directory above it. `pgn-lsp fmt` applies them under its flags, the language server
-//! over the editor's settings. Keys (all optional):
+//! nearest directory above it. `pgn-lsp fmt` applies the formatting settings under its flags,
+//! the language server over the editor's settings; the diagnostics that `check` and the server
+//! show are those both the file and the flags (or the editor's settings) keep. Keys (all
+//! optional):
 //!
 //! ```toml
 //! line-width = 80          # lines are shorter than this (§8.2.1)
 //! reflow-comments = true   # re-flow the whitespace inside { } comments
 //! add-missing-tags = true  # add missing Seven Tag Roster tags
 //! reduced = false          # reduced export format (§3.2.4): deletes commentary and variations
+//!
+//! [diagnostics]
+//! min-severity = "hint"    # the least severe shown: hint, info, warning or error
+//! ignore = []              # codes never shown, nor fixed
 //! ```
 
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer};
 
 use crate::fmt::FormatOptions;
+use crate::syntax::{Code, DiagnosticFilter, Severity};
 
 /// The file name looked for.
 pub const FILE_NAME: &str = "pgn-lsp.toml";
@@ -31,6 +39,18 @@ pub struct Config {
     pub reflow_comments: Option<bool>,
     pub add_missing_tags: Option<bool>,
     pub reduced: Option<bool>,
+    #[serde(default)]
+    pub diagnostics: DiagnosticsConfig,
+}
+
+/// The `[diagnostics]` table of a `pgn-lsp.toml`.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct DiagnosticsConfig {
+    #[serde(default, deserialize_with = "optional_severity")]
+    pub min_severity: Option<Severity>,
+    #[serde(default, deserialize_with = "codes")]
+    pub ignore: Vec<Code>,
 }
 
 impl Config {
@@ -51,6 +71,14 @@ impl Config {
         options
     }
 
+    /// The diagnostics this file lets through.
+    pub fn filter(&self) -> DiagnosticFilter {
+        DiagnosticFilter {
+            min_severity: self.diagnostics.min_severity.unwrap_or(Severity::Hint),
+            ignored: self.diagnostics.ignore.clone(),
+        }
+    }
+
     /// Read and check the settings in `path`.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
         let error = |message: String| ConfigError { path: path.to_owned(), message };
@@ -63,6 +91,28 @@ impl Config {
         }
         Ok(config)
     }
+}
+
+/// A severity by the name `check --min-severity` takes.
+pub fn severity<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Severity, D::Error> {
+    let name = String::deserialize(deserializer)?;
+    Severity::from_name(&name).ok_or_else(|| {
+        D::Error::custom(format!("unknown severity {name:?}: hint, info, warning or error"))
+    })
+}
+
+fn optional_severity<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Severity>, D::Error> {
+    severity(d).map(Some)
+}
+
+/// Diagnostic codes by name.
+pub fn codes<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<Code>, D::Error> {
+    let names = Vec::<String>::deserialize(deserializer)?;
+    let code = |name: String| {
+        Code::from_name(&name)
+            .ok_or_else(|| D::Error::custom(format!("unknown diagnostic code {name:?}")))
+    };
+    names.into_iter().map(code).collect()
 }
 
 /// A settings file that cannot be read or is not valid.
@@ -139,6 +189,35 @@ mod tests {
         let config = ConfigFinder::default().for_dir(&nested).unwrap().unwrap();
         let options = config.apply(FormatOptions::default());
         assert_eq!(options, FormatOptions { reduced: true, ..FormatOptions::default() });
+    }
+
+    #[test]
+    fn the_diagnostics_table_gives_a_filter() {
+        let root = tempfile::tempdir().unwrap();
+        write(root.path(), "line-width = 60\n");
+        let config = ConfigFinder::default().for_dir(root.path()).unwrap().unwrap();
+        assert_eq!(config.filter(), DiagnosticFilter::default());
+        write(
+            root.path(),
+            "[diagnostics]\nmin-severity = \"info\"\nignore = [\"non-standard-termination\"]\n",
+        );
+        let config = ConfigFinder::default().for_dir(root.path()).unwrap().unwrap();
+        let filter = DiagnosticFilter {
+            min_severity: Severity::Information,
+            ignored: vec![Code::NonStandardTermination],
+        };
+        assert_eq!(config.filter(), filter);
+        assert_eq!(config.apply(FormatOptions::default()), FormatOptions::default());
+        let wrong = [
+            ("ignore = [\"no-such-code\"]", "no-such-code"),
+            ("min-severity = \"fatal\"", "fatal"),
+            ("limit = 5", "limit"),
+        ];
+        for (line, named) in wrong {
+            write(root.path(), &format!("[diagnostics]\n{line}\n"));
+            let e = ConfigFinder::default().for_dir(root.path()).unwrap_err();
+            assert!(e.message.contains(named), "{line}: {e}");
+        }
     }
 
     #[test]

@@ -411,3 +411,38 @@ fn a_directory_in_a_git_repository_leaves_out_what_gitignore_ignores() {
     let run = check(&["--format", "json", &format!("{root}/node_modules/chess/test.pgn")], None);
     assert_eq!(run.status, 1);
 }
+
+/// The `[diagnostics]` of the `pgn-lsp.toml` nearest a file choose what is shown of it, with
+/// the flags: a diagnostic is shown when both keep it; `--fix` fixes only what is shown; a
+/// settings file that cannot be read is an error for the files under it.
+#[test]
+fn the_nearest_pgn_lsp_toml_chooses_the_diagnostics_shown_with_the_flags() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let games = dir.path().join("games");
+    std::fs::create_dir(&games).expect("a folder");
+    let settings = dir.path().join("pgn-lsp.toml");
+    let config = "[diagnostics]\nmin-severity = \"warning\"\nignore = [\"move-number\"]\n";
+    std::fs::write(&settings, config).expect("pgn-lsp.toml");
+    // A missing tag (information), a wrong move number (a warning) and an illegal move.
+    let text = "[Event \"x\"]\n[Result \"*\"]\n\n1. e4 e5 3. Nf3 Ke7 Ke3 *\n";
+    let file = games.join("game.pgn");
+    std::fs::write(&file, text).expect("a game");
+    let file = file.to_str().expect("a UTF-8 temporary path");
+    let codes = |args: &[&str]| {
+        let run = check(&[&["--format", "json"], args, &[file]].concat(), None);
+        let codes: Vec<String> = json_positions(&run.stdout).into_iter().map(|p| p.0).collect();
+        (run.status, codes)
+    };
+    assert_eq!(codes(&[]), (1, vec!["illegal-move".to_owned()]));
+    assert_eq!(codes(&["--ignore", "illegal-move"]), (0, vec![]));
+    assert_eq!(codes(&["--min-severity", "error"]), (1, vec!["illegal-move".to_owned()]));
+    // The flags cannot show what the file leaves out.
+    assert_eq!(codes(&["--min-severity", "hint"]), (1, vec!["illegal-move".to_owned()]));
+    let run = check(&["--fix", file], None);
+    assert_eq!(run.stderr, "", "nothing shown is fixable");
+    assert_eq!(std::fs::read_to_string(file).expect("the game"), text);
+    std::fs::write(&settings, "[diagnostics]\nignore = [\"no-such-code\"]\n").expect("toml");
+    let run = check(&[file], None);
+    assert_eq!(run.status, 2);
+    assert!(run.stderr.contains("pgn-lsp.toml: unknown diagnostic code"), "{}", run.stderr);
+}

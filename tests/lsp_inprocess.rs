@@ -146,6 +146,43 @@ fn the_nearest_pgn_lsp_toml_wins_over_the_editors_settings() {
     assert_eq!(format_at(&mut client, untitled, LONG_GAME), editors);
 }
 
+/// The diagnostics published for a file are those both the editor's settings and the nearest
+/// `pgn-lsp.toml` keep, read again at each publish; code actions fix only those.
+#[test]
+fn the_nearest_pgn_lsp_toml_chooses_the_diagnostics_published_with_the_settings() {
+    let project = tempfile::tempdir().unwrap();
+    let settings = project.path().join("pgn-lsp.toml");
+    std::fs::write(&settings, "[diagnostics]\nignore = [\"move-number\"]\n").unwrap();
+    let uri = tower_lsp::lsp_types::Url::from_file_path(project.path().join("three.pgn")).unwrap();
+    let uri = uri.as_str();
+    let text = include_str!("fixtures/lsp/three-problems.pgn");
+    let mut client = start(json!({ "diagnostics": { "ignore": ["result-mismatch"] } }));
+    client.open(uri, text);
+    let codes = |diagnostics: Vec<Value>| -> Vec<String> {
+        diagnostics.iter().map(|d| d["code"].as_str().unwrap().to_owned()).collect()
+    };
+    assert_eq!(codes(client.diagnostics(uri, 1)), ["illegal-move"]);
+    let wrong_number = text.find("3. Nc6").unwrap();
+    let range = wrong_number..wrong_number + 2;
+    let actions = code_actions_at(&mut client, uri, text, range.clone(), json!(["quickfix"]));
+    assert_eq!(actions, Vec::<Value>::new(), "no fix for a diagnostic the project leaves out");
+    // The file changed: the next publish reads it.
+    std::fs::write(&settings, "[diagnostics]\nmin-severity = \"error\"\n").unwrap();
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": uri, "version": 2 }, "contentChanges": [{ "text": text }] }),
+    );
+    assert_eq!(codes(client.diagnostics(uri, 2)), ["illegal-move"]);
+    std::fs::write(&settings, "line-width = 60\n").unwrap();
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": uri, "version": 3 }, "contentChanges": [{ "text": text }] }),
+    );
+    assert_eq!(codes(client.diagnostics(uri, 3)), ["move-number", "illegal-move"]);
+    let actions = code_actions_at(&mut client, uri, text, range, json!(["quickfix"]));
+    assert!(actions.iter().any(|a| a["title"] == "Write 2..."), "{actions:?}");
+}
+
 #[test]
 fn the_diagnostics_limit_keeps_the_most_severe_and_says_how_many_are_left_out() {
     let mut client = start(json!({ "diagnostics": { "limit": 1 } }));
@@ -508,6 +545,17 @@ fn code_actions(
     range: std::ops::Range<usize>,
     only: Value,
 ) -> Vec<Value> {
+    code_actions_at(client, URI, text, range, only)
+}
+
+/// The code actions of the document at `uri`, `text`, for `range`, of the kinds `only` names.
+fn code_actions_at(
+    client: &mut Client,
+    uri: &str,
+    text: &str,
+    range: std::ops::Range<usize>,
+    only: Value,
+) -> Vec<Value> {
     let range = json!({ "start": position(text, range.start, "utf-16"),
                         "end": position(text, range.end, "utf-16") });
     let mut context = json!({ "diagnostics": [] });
@@ -516,7 +564,7 @@ fn code_actions(
     }
     let actions = client.call(
         "textDocument/codeAction",
-        json!({ "textDocument": { "uri": URI }, "range": range, "context": context }),
+        json!({ "textDocument": { "uri": uri }, "range": range, "context": context }),
     );
     actions.as_array().unwrap().clone()
 }

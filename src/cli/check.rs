@@ -20,6 +20,7 @@ use super::rewrite::Failure;
 use super::tally::Tally;
 use super::workers::Workers;
 use super::{EXIT_FAILURE, EXIT_USAGE};
+use crate::config::ConfigFinder;
 use crate::syntax::{Code, Diagnostic, DiagnosticFilter, Severity};
 use crate::text::TextRange;
 
@@ -109,10 +110,10 @@ pub fn run(args: CheckArgs) -> ExitCode {
     args.workers.run(|| check_files(&args))
 }
 
-/// How every game is checked and printed.
-struct Settings {
+/// How every game of a file is checked and printed.
+struct Settings<'a> {
     filter: DiagnosticFilter,
-    renderer: Renderer,
+    renderer: &'a Renderer,
 }
 
 enum Renderer {
@@ -143,17 +144,14 @@ fn check_files(args: &CheckArgs) -> ExitCode {
             terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         }
     };
-    let settings = Settings {
-        filter: DiagnosticFilter {
-            min_severity: args.min_severity.into(),
-            ignored: args.ignore.clone(),
-        },
-        renderer: match args.format {
-            OutputFormat::Human => Renderer::Human(HumanRenderer::new(colour)),
-            OutputFormat::Json => Renderer::Json,
-            OutputFormat::Github => Renderer::Github,
-        },
+    let flags =
+        DiagnosticFilter { min_severity: args.min_severity.into(), ignored: args.ignore.clone() };
+    let renderer = match args.format {
+        OutputFormat::Human => Renderer::Human(HumanRenderer::new(colour)),
+        OutputFormat::Json => Renderer::Json,
+        OutputFormat::Github => Renderer::Github,
     };
+    let mut finder = ConfigFinder::default();
     let mut out: io::BufWriter<Box<dyn Write>> = io::BufWriter::new(if to_stderr {
         Box::new(io::stderr().lock())
     } else {
@@ -162,11 +160,16 @@ fn check_files(args: &CheckArgs) -> ExitCode {
     let mut tally = Tally::default();
     let mut unreadable = false;
     for path in paths::expand(&args.files) {
-        let opened = path.and_then(|path| match Input::open(&path) {
-            Ok(input) => Ok((path, input)),
-            Err(e) => Err(format!("cannot read {path}: {e}")),
+        let opened = path.and_then(|path| {
+            // The diagnostics shown are those both the flags and the file's pgn-lsp.toml keep.
+            let config = finder.for_file(&path).map_err(|e| e.to_string())?;
+            let filter = config.map_or(flags.clone(), |config| flags.and(&config.filter()));
+            match Input::open(&path) {
+                Ok(input) => Ok((path, input, Settings { filter, renderer: &renderer })),
+                Err(e) => Err(format!("cannot read {path}: {e}")),
+            }
         });
-        let (path, mut input) = match opened {
+        let (path, mut input, settings) = match opened {
             Ok(opened) => opened,
             Err(message) => {
                 eprintln!("pgn-lsp: {message}");
@@ -225,7 +228,7 @@ fn output_failed(e: &io::Error) -> ExitCode {
 /// Check every game of one file, writing its diagnostics to `out` batch by batch.
 fn check_source(
     source: &Source<'_>,
-    settings: &Settings,
+    settings: &Settings<'_>,
     out: &mut impl Write,
 ) -> io::Result<Tally> {
     // Editors hide a byte-order mark: positions are counted without it.
@@ -267,7 +270,7 @@ fn check_game(
     text: &str,
     parsed: ParsedGame,
     not_utf8_at: Option<u32>,
-    settings: &Settings,
+    settings: &Settings<'_>,
 ) -> GameReport {
     let src = &text[parsed.range];
     let not_utf8 = not_utf8_at
@@ -308,7 +311,7 @@ mod tests {
     use super::*;
     use crate::cli::input::{PARALLEL_CHECK_BYTES, decode};
 
-    fn settings(renderer: Renderer) -> Settings {
+    fn settings(renderer: &Renderer) -> Settings<'_> {
         Settings { filter: DiagnosticFilter::default(), renderer }
     }
 
@@ -318,7 +321,7 @@ mod tests {
         let (text, encoding, line_breaks) = decode(&bytes, true);
         let source = Source { name: "game.pgn", text, encoding, line_breaks };
         let mut json = Vec::new();
-        let tally = check_source(&source, &settings(Renderer::Json), &mut json).unwrap();
+        let tally = check_source(&source, &settings(&Renderer::Json), &mut json).unwrap();
         let json = String::from_utf8(json).unwrap();
         let diagnostics = tally.errors + tally.warnings + tally.infos + tally.hints;
         assert_eq!(json.lines().count() as u64, diagnostics);
@@ -331,7 +334,7 @@ mod tests {
         let mut human = Vec::new();
         let human_tally = check_source(
             &source,
-            &settings(Renderer::Human(HumanRenderer::new(false))),
+            &settings(&Renderer::Human(HumanRenderer::new(false))),
             &mut human,
         )
         .unwrap();
@@ -363,7 +366,7 @@ mod tests {
                 assert_eq!(line_breaks.is_some(), workers > 1, "counted in the check");
                 let source = Source { name: "game.pgn", text, encoding, line_breaks };
                 let mut json = Vec::new();
-                check_source(&source, &settings(Renderer::Json), &mut json).unwrap();
+                check_source(&source, &settings(&Renderer::Json), &mut json).unwrap();
                 String::from_utf8(json).unwrap()
             })
         };

@@ -3,8 +3,9 @@
 //! version. Edits that arrive faster than diagnostics are published are coalesced, a publish
 //! for an old version can never overtake a newer one, and diagnostics converted for a state of
 //! the document that has changed since are not sent. Of the diagnostics the settings'
-//! `diagnostics.minSeverity` and `diagnostics.ignore` keep, at most `diagnostics.limit` are
-//! published per document, the most severe first; a note says how many more there are.
+//! `diagnostics.minSeverity` and `diagnostics.ignore` keep, and the project's `pgn-lsp.toml`
+//! too, at most `diagnostics.limit` are published per document, the most severe first; a note
+//! says how many more there are.
 //!
 //! Converting diagnostics to LSP positions and encoding them as JSON is the costly part of a
 //! publish in a large document, so the conversions and the JSON of the last publish are kept
@@ -77,11 +78,11 @@ async fn publish_loop(sources: Sources, mut changed: UnboundedReceiver<Url>) {
             let mut message = ArrayMessage::publish_diagnostics(&uri, version);
             let count = match doc {
                 Some(doc) => {
-                    let (limit, filter) = {
-                        let settings =
-                            sources.settings.lock().unwrap_or_else(PoisonError::into_inner);
-                        (settings.diagnostics.limit, settings.diagnostics.filter())
-                    };
+                    let settings =
+                        sources.settings.lock().unwrap_or_else(PoisonError::into_inner).clone();
+                    // Read outside the lock: the filter reads the project's pgn-lsp.toml.
+                    let (limit, filter) =
+                        (settings.diagnostics.limit, settings.diagnostic_filter_for(&uri));
                     let cache = converted.entry(uri.clone()).or_default();
                     let shown = Shown { limit, filter: &filter };
                     let encode =

@@ -223,7 +223,8 @@ impl LanguageServer for Server {
         let uri = params.text_document.uri;
         let (encoding, client) = (self.encoding(), self.client());
         let settings = self.settings();
-        let (options, shown) = (settings.format_options_for(&uri), settings.diagnostics.filter());
+        let (options, shown) =
+            (settings.format_options_for(&uri), settings.diagnostic_filter_for(&uri));
         self.read(&uri, "code actions", |doc| {
             let range = doc.positions(encoding).text_range(params.range);
             let wanted = |kind| editing::wants(&params.context, kind);

@@ -13,17 +13,15 @@
 //! default: Eglot sends `{}` when nothing is configured for the workspace, just after the
 //! server has started with the options of `eglot-server-programs`.
 //!
-//! A document's formatting options also take the `pgn-lsp.toml` nearest its file into account,
-//! over these settings ([`Settings::format_options_for`]).
+//! A document's formatting options and the diagnostics shown for it also take the
+//! `pgn-lsp.toml` nearest its file into account ([`Settings::format_options_for`],
+//! [`Settings::diagnostic_filter_for`]).
 
-use std::path::Path;
-
-use serde::de::Error as _;
-use serde::{Deserialize, Deserializer};
+use serde::Deserialize;
 use serde_json::Value;
 use tower_lsp::lsp_types::Url;
 
-use crate::config::ConfigFinder;
+use crate::config::{Config, ConfigFinder, codes, severity};
 use crate::fmt::FormatOptions;
 use crate::syntax::{Code, DiagnosticFilter, Severity};
 
@@ -90,24 +88,6 @@ fn merge(into: &mut Value, over: Value) {
     }
 }
 
-/// A severity by the name `check --min-severity` takes.
-fn severity<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Severity, D::Error> {
-    let name = String::deserialize(deserializer)?;
-    Severity::from_name(&name).ok_or_else(|| {
-        D::Error::custom(format!("unknown severity {name:?}: hint, info, warning or error"))
-    })
-}
-
-/// Diagnostic codes by name.
-fn codes<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<Code>, D::Error> {
-    let names = Vec::<String>::deserialize(deserializer)?;
-    let code = |name: String| {
-        Code::from_name(&name)
-            .ok_or_else(|| D::Error::custom(format!("unknown diagnostic code {name:?}")))
-    };
-    names.into_iter().map(code).collect()
-}
-
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct FormatSettings {
@@ -150,24 +130,35 @@ impl Settings {
 
     /// The formatting options for the document at `uri`: these settings, then those of the
     /// `pgn-lsp.toml` nearest its file, which win, so that the editor formats a project's files
-    /// as `pgn-lsp fmt` does (an editor sends its settings' defaults too). The file is read at
-    /// each call, so that a change to it counts at once; one that cannot be read is logged and
-    /// left out.
+    /// as `pgn-lsp fmt` does (an editor sends its settings' defaults too).
     pub fn format_options_for(&self, uri: &Url) -> FormatOptions {
         let options = self.format_options();
-        let Some(dir) = uri.to_file_path().ok().and_then(|file| file.parent().map(Path::to_owned))
-        else {
-            return options;
-        };
-        match ConfigFinder::default().for_dir(&dir) {
-            Ok(Some(config)) => config.apply(options),
-            Ok(None) => options,
-            Err(e) => {
-                tracing::warn!("ignoring {e}");
-                options
-            }
+        match project_config(uri) {
+            Some(config) => config.apply(options),
+            None => options,
         }
     }
+
+    /// The diagnostics shown for the document at `uri`: those both these settings and the
+    /// `pgn-lsp.toml` nearest its file keep, as `pgn-lsp check` shows those both its flags and
+    /// the file keep.
+    pub fn diagnostic_filter_for(&self, uri: &Url) -> DiagnosticFilter {
+        let filter = self.diagnostics.filter();
+        match project_config(uri) {
+            Some(config) => filter.and(&config.filter()),
+            None => filter,
+        }
+    }
+}
+
+/// The `pgn-lsp.toml` nearest the file of the document at `uri`, read at each call, so that a
+/// change to it counts at once; one that cannot be read is logged and left out.
+fn project_config(uri: &Url) -> Option<Config> {
+    let dir = uri.to_file_path().ok()?.parent()?.to_owned();
+    ConfigFinder::default().for_dir(&dir).unwrap_or_else(|e| {
+        tracing::warn!("ignoring {e}");
+        None
+    })
 }
 
 #[cfg(test)]

@@ -61,6 +61,13 @@ impl DiagnosticFilter {
         code.default_severity() <= self.min_severity && !self.ignored.contains(&code)
     }
 
+    /// The diagnostics both `self` and `other` keep.
+    pub fn and(&self, other: &DiagnosticFilter) -> DiagnosticFilter {
+        let mut ignored = self.ignored.clone();
+        ignored.extend(other.ignored.iter().filter(|code| !self.ignored.contains(code)));
+        DiagnosticFilter { min_severity: self.min_severity.min(other.min_severity), ignored }
+    }
+
     /// The codes of `severity` that are shown.
     pub fn kept_codes(&self, severity: Severity) -> CodeSet {
         let of_severity = Code::ALL.iter().filter(|code| code.default_severity() == severity);
@@ -103,5 +110,25 @@ mod tests {
         let hints = everything.kept_codes(Severity::Hint);
         assert!(hints.contains(Code::LineTooLong) && hints.contains(Code::StringTooLong));
         assert!(!hints.contains(Code::MissingTag));
+    }
+
+    #[test]
+    fn two_filters_together_keep_what_both_keep() {
+        let project = DiagnosticFilter {
+            min_severity: Severity::Information,
+            ignored: vec![Code::MissingTag],
+        };
+        let user = DiagnosticFilter {
+            min_severity: Severity::Hint,
+            ignored: vec![Code::MoveNumber, Code::MissingTag],
+        };
+        let both = project.and(&user);
+        assert_eq!(both.min_severity, Severity::Information);
+        assert_eq!(both.ignored, [Code::MissingTag, Code::MoveNumber]);
+        for &code in Code::ALL {
+            let kept = project.keeps_code(code) && user.keeps_code(code);
+            assert_eq!(both.keeps_code(code), kept, "{code:?}");
+            assert_eq!(user.and(&project).keeps_code(code), kept, "{code:?}");
+        }
     }
 }
