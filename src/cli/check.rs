@@ -42,10 +42,12 @@ pub struct CheckArgs {
     /// Exit with status 1 on warnings too, not only on errors.
     #[arg(long)]
     pub deny_warnings: bool,
-    /// Show only diagnostics of this severity or a more severe one.
+    /// Show only diagnostics of this severity or a more severe one (a `pgn-lsp.toml`'s
+    /// `[diagnostics]` may leave out more).
     #[arg(long, value_enum, value_name = "SEVERITY", default_value_t = SeverityArg::Hint)]
     pub min_severity: SeverityArg,
-    /// Never report this diagnostic code (repeat it, or separate codes with commas).
+    /// Never report this diagnostic code (repeat it, or separate codes with commas); those a
+    /// `pgn-lsp.toml`'s `[diagnostics]` ignores are left out too.
     #[arg(long, value_name = "CODE", value_delimiter = ',', value_parser = parse_code)]
     pub ignore: Vec<Code>,
     #[command(flatten)]
