@@ -56,15 +56,7 @@ impl Outcome {
     pub fn at(pos: &Position) -> Outcome {
         replay::ending(pos, pos.is_check())
     }
-}
 
-/// The check or mate sign of a move that led to `pos`, and the variant by whose rules it won
-/// the game, if it did: the sign the replay asks of a move.
-pub fn sign_of(pos: &Position) -> (Option<Suffix>, Option<Variant>) {
-    replay::Rules::sign(pos, pos.is_check())
-}
-
-impl Outcome {
     /// The termination marker an ended game calls for, and its end in words ("checkmate: White
     /// wins"); `None` when the game goes on or its end is unknown.
     pub fn result(self) -> Option<(&'static str, String)> {
@@ -88,6 +80,12 @@ impl Outcome {
             Outcome::Open | Outcome::Unknown => return None,
         })
     }
+}
+
+/// The check or mate sign of a move that led to `pos`, and the variant by whose rules it won
+/// the game, if it did: the sign the replay asks of a move.
+pub fn sign_of(pos: &Position) -> (Option<Suffix>, Option<Variant>) {
+    replay::Rules::sign(pos, pos.is_check())
 }
 
 /// What the analysis of one game found. Ranges are relative to the game's start.
