@@ -3,7 +3,8 @@
 //! settings from `initializationOptions` and `didChangeConfiguration` (formatting, the
 //! diagnostics limit and filter, the VS Code extension's section), range formatting,
 //! closing a document, Markdown hovers, `shutdown` with `"params": null`, the live board's
-//! `pgn/position` request; the files read from disk (`pgn/openFile`, `pgn/closeFile`);
+//! `pgn/position` request; the project's `pgn-lsp.toml` (formatting and diagnostics, watched
+//! for changes, broken); the files read from disk (`pgn/openFile`, `pgn/closeFile`);
 //! completion and code actions (capabilities, text edits in UTF-16, kinds and the `only`
 //! filter).
 
@@ -181,6 +182,87 @@ fn the_nearest_pgn_lsp_toml_chooses_the_diagnostics_published_with_the_settings(
     assert_eq!(codes(client.diagnostics(uri, 3)), ["move-number", "illegal-move"]);
     let actions = code_actions_at(&mut client, uri, text, range, json!(["quickfix"]));
     assert!(actions.iter().any(|a| a["title"] == "Write 2..."), "{actions:?}");
+}
+
+/// A client that watches files is asked to report changes to every `pgn-lsp.toml`; a change
+/// publishes the open documents' diagnostics again at once (without an edit of the document),
+/// and a broken file is shown to the user, once for each different error.
+#[test]
+fn a_watched_pgn_lsp_toml_that_changes_publishes_again_and_a_broken_one_is_shown() {
+    let project = tempfile::tempdir().unwrap();
+    let settings = project.path().join("pgn-lsp.toml");
+    std::fs::write(&settings, "[diagnostics]\nignore = [\"move-number\"]\n").unwrap();
+    let settings_uri = tower_lsp::lsp_types::Url::from_file_path(&settings).unwrap();
+    let uri = tower_lsp::lsp_types::Url::from_file_path(project.path().join("three.pgn")).unwrap();
+    let uri = uri.as_str();
+    let text = include_str!("fixtures/lsp/three-problems.pgn");
+    let mut capabilities = vscode_capabilities();
+    capabilities["workspace"]["didChangeWatchedFiles"] = json!({ "dynamicRegistration": true });
+    let mut client = connect();
+    client.initialize(capabilities, json!({}));
+    let request = client.wait_for("the registration of the watcher", |m| {
+        m["method"] == "client/registerCapability"
+    });
+    let registration = &request["params"]["registrations"][0];
+    assert_eq!(registration["method"], "workspace/didChangeWatchedFiles", "{request}");
+    let watchers = &registration["registerOptions"]["watchers"];
+    assert_eq!(watchers, &json!([{ "globPattern": "**/pgn-lsp.toml" }]), "{request}");
+    client.send(&json!({ "jsonrpc": "2.0", "id": request["id"], "result": null }));
+
+    let codes = |diagnostics: Vec<Value>| -> Vec<String> {
+        diagnostics.iter().map(|d| d["code"].as_str().unwrap().to_owned()).collect()
+    };
+    client.open(uri, text);
+    assert_eq!(codes(client.diagnostics(uri, 1)), ["illegal-move", "result-mismatch"]);
+    let changed = |client: &mut lsp_client::Client| {
+        client.notify(
+            "workspace/didChangeWatchedFiles",
+            json!({ "changes": [{ "uri": settings_uri.as_str(), "type": 2 }] }),
+        );
+    };
+    std::fs::write(&settings, "[diagnostics]\nignore = [\"illegal-move\"]\n").unwrap();
+    changed(&mut client);
+    assert_eq!(codes(client.diagnostics(uri, 1)), ["move-number", "result-mismatch"]);
+
+    // Broken: its settings are left out, and the user is told why.
+    std::fs::write(&settings, "[diagnostics]\nignore = [\"illegal-mvoe\"]\n").unwrap();
+    changed(&mut client);
+    let shown = |client: &mut lsp_client::Client, what: &'static str| {
+        let message = client.wait_for(what, |m| {
+            m["method"] == "window/showMessage"
+                && m["params"]["message"].as_str().is_some_and(|s| s.contains(what))
+        });
+        assert_eq!(message["params"]["type"], 2, "a warning: {message}");
+        message["params"]["message"].as_str().unwrap().to_owned()
+    };
+    let message = shown(&mut client, "illegal-mvoe");
+    assert!(message.contains(&settings.display().to_string()), "{message}");
+    assert!(message.ends_with("its settings are not used until it is mended"), "{message}");
+    assert_eq!(
+        codes(client.diagnostics(uri, 1)),
+        ["move-number", "illegal-move", "result-mismatch"]
+    );
+    // Read again at the next publish and at a formatting request: not shown again.
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": uri, "version": 2 }, "contentChanges": [{ "text": text }] }),
+    );
+    assert_eq!(client.diagnostics(uri, 2).len(), 3);
+    format_at(&mut client, uri, text);
+    // Another error is shown; each was shown once: nothing else comes before the next publish.
+    std::fs::write(&settings, "line-width = 1\n").unwrap();
+    changed(&mut client);
+    shown(&mut client, "line-width must be at least 2");
+    assert_eq!(client.diagnostics(uri, 2).len(), 3);
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": uri, "version": 3 }, "contentChanges": [{ "text": text }] }),
+    );
+    let next = client.wait_for("the next message", |m| {
+        m["method"] == "window/showMessage"
+            || m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"] == 3
+    });
+    assert_eq!(next["method"], "textDocument/publishDiagnostics", "shown twice: {next}");
 }
 
 #[test]

@@ -12,6 +12,7 @@ mod framing;
 mod json_string;
 mod message;
 mod outline;
+mod project_config;
 mod publisher;
 mod server;
 mod settings;
@@ -57,7 +58,7 @@ pub async fn serve(
     shutdown: ShutdownFlag,
 ) {
     let (notifier, notifications) = transport::notifier();
-    let (service, socket) = LspService::build(|_| Server::new(notifier))
+    let (service, socket) = LspService::build(|client| Server::new(client, notifier))
         .custom_method(board::METHOD, Server::position)
         .custom_method(disk_files::OPEN_METHOD, Server::open_file)
         .custom_method(disk_files::CLOSE_METHOD, Server::close_file)

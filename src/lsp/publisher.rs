@@ -25,6 +25,7 @@ use tower_lsp::lsp_types::{self as lsp, DiagnosticSeverity, Url};
 use super::convert::ConvertedDiagnostic;
 use super::documents::{Documents, Snapshot};
 use super::message::ArrayMessage;
+use super::project_config::ProjectConfigs;
 use super::settings::Settings;
 use super::transport::Notifier;
 use crate::ide::{GameAnalysis, guard};
@@ -40,6 +41,7 @@ pub struct Sources {
     pub notifier: Notifier,
     pub documents: Arc<Documents>,
     pub settings: Arc<Mutex<Settings>>,
+    pub projects: Arc<ProjectConfigs>,
     pub encoding: PositionEncoding,
 }
 
@@ -80,9 +82,10 @@ async fn publish_loop(sources: Sources, mut changed: UnboundedReceiver<Url>) {
                 Some(doc) => {
                     let settings =
                         sources.settings.lock().unwrap_or_else(PoisonError::into_inner).clone();
-                    // Read outside the lock: the filter reads the project's pgn-lsp.toml.
-                    let (limit, filter) =
-                        (settings.diagnostics.limit, settings.diagnostic_filter_for(&uri));
+                    // Read outside the lock.
+                    let project = sources.projects.for_document(&uri);
+                    let limit = settings.diagnostics.limit;
+                    let filter = settings.diagnostic_filter_with(project.as_ref());
                     let cache = converted.entry(uri.clone()).or_default();
                     let shown = Shown { limit, filter: &filter };
                     let encode =

@@ -17,6 +17,7 @@ use super::documents::{Documents, Snapshot};
 use super::editing::{self, ClientSupport};
 use super::formatting::{FormatJob, FormatRequest};
 use super::outline;
+use super::project_config::{self, ProjectConfigs};
 use super::publisher::{Publisher, Sources};
 use super::settings::Settings;
 use super::transport::Notifier;
@@ -35,11 +36,17 @@ pub struct Server {
     initialization_options: OnceLock<Value>,
     /// Started in `initialize`, once the encoding is known.
     publisher: OnceLock<Publisher>,
+    /// The projects' `pgn-lsp.toml` files.
+    projects: Arc<ProjectConfigs>,
+    /// The client's capabilities, kept from `initialize` for `initialized`.
+    capabilities: OnceLock<ClientCapabilities>,
 }
 
 impl Server {
-    pub fn new(notifier: Notifier) -> Self {
+    pub fn new(client: tower_lsp::Client, notifier: Notifier) -> Self {
         Server {
+            projects: Arc::new(ProjectConfigs::new(client)),
+            capabilities: OnceLock::new(),
             notifier,
             documents: Arc::default(),
             encoding: OnceLock::new(),
@@ -61,6 +68,13 @@ impl Server {
     fn mark_changed(&self, uri: Url) {
         if let Some(publisher) = self.publisher.get() {
             publisher.mark_changed(uri);
+        }
+    }
+
+    /// Publish every open document's diagnostics again (the settings that choose them changed).
+    fn mark_all_changed(&self) {
+        for uri in self.documents.uris() {
+            self.mark_changed(uri);
         }
     }
 
@@ -122,9 +136,11 @@ impl LanguageServer for Server {
                 notifier: self.notifier.clone(),
                 documents: Arc::clone(&self.documents),
                 settings: Arc::clone(&self.settings),
+                projects: Arc::clone(&self.projects),
                 encoding,
             })
         });
+        let _ = self.capabilities.set(params.capabilities);
         if let Some(options) = params.initialization_options {
             let _ = self.initialization_options.set(options);
             self.set_settings(Value::Null);
@@ -175,6 +191,12 @@ impl LanguageServer for Server {
         })
     }
 
+    async fn initialized(&self, _: InitializedParams) {
+        if let Some(capabilities) = self.capabilities.get() {
+            self.projects.watch(capabilities);
+        }
+    }
+
     async fn shutdown(&self) -> Result<()> {
         Ok(())
     }
@@ -195,8 +217,17 @@ impl LanguageServer for Server {
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
         self.set_settings(params.settings);
         // The diagnostics settings may have changed.
-        for uri in self.documents.uris() {
-            self.mark_changed(uri);
+        self.mark_all_changed();
+    }
+
+    async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
+        let settings_files: Vec<_> =
+            params.changes.iter().filter(|c| project_config::is_settings_file(&c.uri)).collect();
+        for change in &settings_files {
+            self.projects.changed(&change.uri);
+        }
+        if !settings_files.is_empty() {
+            self.mark_all_changed();
         }
     }
 
@@ -222,9 +253,11 @@ impl LanguageServer for Server {
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
         let uri = params.text_document.uri;
         let (encoding, client) = (self.encoding(), self.client());
-        let settings = self.settings();
-        let (options, shown) =
-            (settings.format_options_for(&uri), settings.diagnostic_filter_for(&uri));
+        let (settings, project) = (self.settings(), self.projects.for_document(&uri));
+        let (options, shown) = (
+            settings.format_options_with(project.as_ref()),
+            settings.diagnostic_filter_with(project.as_ref()),
+        );
         self.read(&uri, "code actions", |doc| {
             let range = doc.positions(encoding).text_range(params.range);
             let wanted = |kind| editing::wants(&params.context, kind);
@@ -391,7 +424,9 @@ impl Server {
             id: request.id,
             doc: self.documents.snapshot(&request.uri),
             encoding: self.encoding(),
-            options: self.settings().format_options_for(&request.uri),
+            options: self
+                .settings()
+                .format_options_with(self.projects.for_document(&request.uri).as_ref()),
             range: request.range,
         }
     }

@@ -14,14 +14,13 @@
 //! server has started with the options of `eglot-server-programs`.
 //!
 //! A document's formatting options and the diagnostics shown for it also take the
-//! `pgn-lsp.toml` nearest its file into account ([`Settings::format_options_for`],
-//! [`Settings::diagnostic_filter_for`]).
+//! `pgn-lsp.toml` nearest its file into account ([`Settings::format_options_with`],
+//! [`Settings::diagnostic_filter_with`]; the file is found by `project_config`).
 
 use serde::Deserialize;
 use serde_json::Value;
-use tower_lsp::lsp_types::Url;
 
-use crate::config::{Config, ConfigFinder, codes, severity};
+use crate::config::{Config, codes, severity};
 use crate::fmt::FormatOptions;
 use crate::syntax::{Code, DiagnosticFilter, Severity};
 
@@ -128,37 +127,26 @@ impl Settings {
         }
     }
 
-    /// The formatting options for the document at `uri`: these settings, then those of the
-    /// `pgn-lsp.toml` nearest its file, which win, so that the editor formats a project's files
-    /// as `pgn-lsp fmt` does (an editor sends its settings' defaults too).
-    pub fn format_options_for(&self, uri: &Url) -> FormatOptions {
+    /// The formatting options for a document under `project` (the `pgn-lsp.toml` nearest its
+    /// file): these settings, then the file's, which win, so that the editor formats a
+    /// project's files as `pgn-lsp fmt` does (an editor sends its settings' defaults too).
+    pub fn format_options_with(&self, project: Option<&Config>) -> FormatOptions {
         let options = self.format_options();
-        match project_config(uri) {
+        match project {
             Some(config) => config.apply(options),
             None => options,
         }
     }
 
-    /// The diagnostics shown for the document at `uri`: those both these settings and the
-    /// `pgn-lsp.toml` nearest its file keep, as `pgn-lsp check` shows those both its flags and
-    /// the file keep.
-    pub fn diagnostic_filter_for(&self, uri: &Url) -> DiagnosticFilter {
+    /// The diagnostics shown for a document under `project`: those both these settings and
+    /// the file keep, as `pgn-lsp check` shows those both its flags and the file keep.
+    pub fn diagnostic_filter_with(&self, project: Option<&Config>) -> DiagnosticFilter {
         let filter = self.diagnostics.filter();
-        match project_config(uri) {
+        match project {
             Some(config) => filter.and(&config.filter()),
             None => filter,
         }
     }
-}
-
-/// The `pgn-lsp.toml` nearest the file of the document at `uri`, read at each call, so that a
-/// change to it counts at once; one that cannot be read is logged and left out.
-fn project_config(uri: &Url) -> Option<Config> {
-    let dir = uri.to_file_path().ok()?.parent()?.to_owned();
-    ConfigFinder::default().for_dir(&dir).unwrap_or_else(|e| {
-        tracing::warn!("ignoring {e}");
-        None
-    })
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 // VS Code to hand to extensions, the language, the server's diagnostics, completion, the
 // outline, semantic tokens, folding and selection ranges, workspace symbols, an untitled
 // document and its inlay hints, hover, format on save (also after a settings change), the
-// quick fix, the board panel and the restart command. It stops at the first failure. Each
+// quick fix, a pgn-lsp.toml written and deleted, the board panel and the restart command. It stops at the first failure. Each
 // check appends a line to the file named by PGN_E2E_RESULTS: "ok - ..." or "not ok - ...",
 // and "done" at the end.
 'use strict';
@@ -174,6 +174,18 @@ async function run(say) {
     !diagnosticWith(fixable.uri, 'non-canonical-san'),
   );
   say(`ok - quick fix "${preferred.title}" applied, and its diagnostic gone: ${line}`);
+
+  // No edit of illegal.pgn: the server is told of the settings file by VS Code's file watcher.
+  const settingsFile = path.join(dir, 'pgn-lsp.toml');
+  fs.writeFileSync(settingsFile, '[diagnostics]\nignore = ["illegal-move"]\n');
+  await waitFor('the illegal move of illegal.pgn to go once a pgn-lsp.toml ignores illegal-move', () =>
+    !diagnosticWith(illegal.uri, 'illegal-move'),
+  );
+  fs.unlinkSync(settingsFile);
+  await waitFor('the illegal move of illegal.pgn to come back once the pgn-lsp.toml is deleted', () =>
+    diagnosticWith(illegal.uri, 'illegal-move'),
+  );
+  say('ok - a pgn-lsp.toml written beside illegal.pgn that ignores illegal-move hides its diagnostic at once, and deleting it brings it back');
 
   const editor = await vscode.window.showTextDocument(messy);
   editor.selection = new vscode.Selection(nf3, nf3);
