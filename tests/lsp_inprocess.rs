@@ -571,9 +571,13 @@ fn files_read_from_disk_are_published_read_again_and_closed() {
     disk_diagnostics(&mut client, &uri, <[Value]>::is_empty);
     assert_eq!(client.call("textDocument/hover", hover), Value::Null);
 
-    // A file that cannot be read is left alone (the server logs why), and the server goes on.
+    // A file that cannot be read is left alone, the user is told why, and the server goes on.
     let missing = json!({ "textDocument": { "uri": "file:///nonexistent/missing.pgn" } });
     client.notify("pgn/openFile", missing.clone());
+    let message =
+        client.wait_for("why the file was not read", |m| m["method"] == "window/showMessage");
+    let text = message["params"]["message"].as_str().unwrap();
+    assert!(text.starts_with("cannot read /nonexistent/missing.pgn"), "{text}");
     assert_eq!(client.call("textDocument/documentSymbol", missing), Value::Null);
 }
 

@@ -15,6 +15,12 @@
 //! each window a worker waited for the other's last segment: `check --jobs 2` of the TCEC
 //! archive took 6% longer (medians of eight rounds, 114.7 against 107.7 ms, 2026-11-23).
 //!
+//! A text longer than [`PIECE_BYTES`] is read a piece at a time (a game's range in its piece
+//! is a `u32` offset, and a decompressed lichess archive is tens of GB): a piece starts at the
+//! start of the line of its first game and ends anywhere; its games are those a parse of the
+//! whole text gives, as only those it holds with the whole line after them are handled (the
+//! rule of `syntax::incremental`'s window), and the next piece starts with the first game left.
+//!
 //! Lines are counted only where a game's first line is asked for (to print its diagnostics):
 //! on one worker from the last line known, carried from segment to segment; a segment parsed
 //! ahead on several workers starts from the nearest block start of the file's line breaks,
@@ -28,7 +34,7 @@ use std::thread;
 
 use rayon::Yield;
 
-use super::line_breaks::{Cursor, LineBreaks};
+use super::line_breaks::{Cursor, LineBreaks, count_line_breaks};
 use crate::syntax::{Game, is_tag_line, parse_game};
 use crate::text::TextRange;
 
@@ -43,14 +49,39 @@ const MIN_SEGMENT_BYTES: usize = if cfg!(test) { 1 << 10 } else { 16 << 10 };
 const MAX_GAMES_PER_SEGMENT: usize = 4096;
 /// Segments per worker parsed ahead of the one whose results are handed on next.
 const SEGMENTS_AHEAD_PER_WORKER: usize = 4;
+/// Texts are read in pieces of about this length.
+const PIECE_BYTES: usize = 1 << 30;
+/// The longest piece: its offsets must fit in a `u32`.
+const MAX_PIECE_BYTES: usize = u32::MAX as usize;
 
 /// A parsed game and where it lies in its file.
 pub struct ParsedGame<'s> {
     pub game: Game,
-    /// The game's range in the file.
+    /// The text of the piece of the file the game was read from: whole lines of the file.
+    pub piece: &'s str,
+    /// Where the piece starts in the file.
+    pub piece_start: usize,
+    /// The game's range in the piece.
     pub range: TextRange,
     /// The 0-based file line on which the game starts.
     pub first_line: FirstLine<'s>,
+}
+
+impl<'s> ParsedGame<'s> {
+    /// The game's text.
+    pub fn source(&self) -> &'s str {
+        &self.piece[self.range]
+    }
+
+    /// Where the game starts in the file.
+    pub fn start(&self) -> usize {
+        self.piece_start + self.range.start as usize
+    }
+
+    /// Where the game ends in the file.
+    pub fn end(&self) -> usize {
+        self.piece_start + self.range.end as usize
+    }
 }
 
 /// The line a game starts on, counted when asked for.
@@ -68,7 +99,10 @@ impl FirstLine<'_> {
 
 /// The lines of a segment's games, counted from the last line known when one is asked for.
 struct LineCounter<'s> {
+    /// The piece's text.
     text: &'s str,
+    /// The file line on which the piece starts.
+    first_line: u32,
     /// The last line known in the segment: none yet in a segment parsed ahead.
     known: Cell<Option<Cursor>>,
     /// The file's line breaks, counted when a segment parsed ahead first asks for a line, if
@@ -85,9 +119,13 @@ impl LineCounter<'_> {
             Some(_) => self.line_breaks.get(),
             None => Some(self.line_breaks.get_or_init(|| LineBreaks::count(self.text.as_bytes()))),
         }
-        .map(|line_breaks| line_breaks.block_before(offset));
+        .map(|line_breaks| {
+            let block = line_breaks.block_before(offset);
+            Cursor { line: self.first_line + block.line, ..block }
+        });
         let from = known.into_iter().chain(block).max_by_key(|cursor| cursor.offset);
-        let at = from.unwrap_or(Cursor::START).moved_to(offset, self.text.as_bytes());
+        let start = Cursor { offset: 0, line: self.first_line };
+        let at = from.unwrap_or(start).moved_to(offset, self.text.as_bytes());
         self.known.set(Some(at));
         at.line
     }
@@ -101,19 +139,96 @@ pub fn for_each_batch<R, E>(
     text: &str,
     line_breaks: Option<LineBreaks>,
     handle: impl Fn(ParsedGame) -> R + Sync,
+    sink: impl FnMut(Vec<R>, usize) -> Result<(), E>,
+) -> Result<(), E>
+where
+    R: Send,
+{
+    for_each_batch_in_pieces(text, line_breaks, PIECE_BYTES, handle, sink)
+}
+
+/// [`for_each_batch`], the text read in pieces of about `piece_bytes`.
+fn for_each_batch_in_pieces<R, E>(
+    text: &str,
+    line_breaks: Option<LineBreaks>,
+    piece_bytes: usize,
+    handle: impl Fn(ParsedGame) -> R + Sync,
     mut sink: impl FnMut(Vec<R>, usize) -> Result<(), E>,
 ) -> Result<(), E>
 where
     R: Send,
 {
+    if text.len() <= piece_bytes {
+        let piece = Piece { text, start: 0, first_game: 0, first_line: 0, text_ends: true };
+        return for_each_batch_in_piece(piece, line_breaks, &handle, &mut sink).map(drop);
+    }
+    let bytes = text.as_bytes();
+    // The piece's start, its first game's and its first line.
+    let (mut start, mut first_game, mut first_line) = (0, 0, 0);
+    let mut len = piece_bytes;
+    loop {
+        let longest = MAX_PIECE_BYTES.min(text.len() - start);
+        let end = text.floor_char_boundary(start + len.min(longest));
+        // A piece as long as a piece can be that holds no whole game (a game of 4 GiB) is read
+        // as if the text ended there.
+        let text_ends = end == text.len() || len >= longest;
+        let piece = Piece {
+            text: &text[start..end],
+            start,
+            first_game: first_game - start,
+            first_line,
+            text_ends,
+        };
+        let stopped = start + for_each_batch_in_piece(piece, None, &handle, &mut sink)?;
+        if stopped == text.len() {
+            return Ok(());
+        }
+        if stopped == first_game {
+            // Not one game with the line after it: a longer piece.
+            len *= 2;
+            continue;
+        }
+        let line_start =
+            memchr::memrchr(b'\n', &bytes[start..stopped]).map_or(start, |i| start + i + 1);
+        first_line += count_line_breaks(&bytes[start..line_start]);
+        (start, first_game, len) = (line_start, stopped, piece_bytes);
+    }
+}
+
+/// A piece of a text, as [`for_each_batch_in_piece`] reads it.
+#[derive(Clone, Copy)]
+struct Piece<'t> {
+    text: &'t str,
+    /// Where it starts in the whole text.
+    start: usize,
+    /// Where its first game starts in `text`.
+    first_game: usize,
+    /// The line of the whole text on which it starts.
+    first_line: u32,
+    /// Whether the text ends with the piece: else a game is handled only if the piece holds
+    /// the whole line after it, and the rest is left for the next piece.
+    text_ends: bool,
+}
+
+/// [`for_each_batch`] on one piece; `sink` is given the bytes handled in the whole text.
+/// Returns where the games handled end in the piece.
+fn for_each_batch_in_piece<R, E>(
+    piece: Piece<'_>,
+    line_breaks: Option<LineBreaks>,
+    handle: &(impl Fn(ParsedGame) -> R + Sync),
+    sink: &mut impl FnMut(Vec<R>, usize) -> Result<(), E>,
+) -> Result<usize, E>
+where
+    R: Send,
+{
     let workers = rayon::current_num_threads();
-    let cuts = cut_points(text, workers);
+    let cuts = cut_points(piece.text, piece.first_game, workers);
     let line_breaks = line_breaks.map_or_else(OnceLock::new, OnceLock::from);
     let segments: Vec<(usize, usize)> = cuts.windows(2).map(|cut| (cut[0], cut[1])).collect();
     // One worker parses the segments in order, each from where the one before ended.
     let ahead = if workers > 1 { workers * SEGMENTS_AHEAD_PER_WORKER } else { 0 };
     let parsed_ahead = ParsedAhead::new(segments.len());
-    let parse = |start, lines, end| Segment::parse(text, start, lines, &line_breaks, end, &handle);
+    let parse = |start, lines, end| Segment::parse(piece, start, lines, &line_breaks, end, handle);
     rayon::in_place_scope_fifo(|scope| {
         let parse_ahead = |i: usize| {
             if let Some(&(start, end)) = segments.get(i) {
@@ -127,8 +242,8 @@ where
         (0..ahead).for_each(parse_ahead);
         // Where the next segment must start (the end of the last game handed on), and the last
         // line known.
-        let mut next = 0;
-        let mut lines = Some(Cursor::START);
+        let mut next = piece.first_game;
+        let mut lines = Some(Cursor { offset: 0, line: piece.first_line });
         for (i, &(_, end)) in segments.iter().enumerate() {
             let parsed = if ahead > 0 {
                 let parsed = parsed_ahead.take(i);
@@ -146,16 +261,19 @@ where
             loop {
                 (next, lines) = (segment.end, segment.lines);
                 if !segment.results.is_empty() {
-                    sink(segment.results, next)?;
+                    sink(segment.results, piece.start + next)?;
                 }
-                if next >= end {
+                if segment.stopped_before_end || next >= end {
                     break;
                 }
                 // The segment stopped at its most games: go on from there.
                 segment = parse(next, lines, end);
             }
+            if segment.stopped_before_end {
+                break;
+            }
         }
-        Ok(())
+        Ok(next)
     })
 }
 
@@ -204,46 +322,64 @@ struct Segment<R> {
     start: usize,
     /// Where its last game ends.
     end: usize,
+    /// Whether it stopped before a game that the piece does not hold with the line after it.
+    stopped_before_end: bool,
     /// The last line known, if any.
     lines: Option<Cursor>,
     results: Vec<R>,
 }
 
 impl<R> Segment<R> {
-    /// Parse and handle the games from `start` (a game boundary, or a cut believed to be one)
-    /// until the first game boundary at or past `end`, or until [`MAX_GAMES_PER_SEGMENT`]
-    /// games; `lines` is a line known at or before `start`, if any, and `line_breaks` the
-    /// file's, once counted.
+    /// Parse and handle the games of `piece` from `start` (a game boundary, or a cut believed
+    /// to be one) until the first game boundary at or past `end`, or until
+    /// [`MAX_GAMES_PER_SEGMENT`] games, or until a game the piece does not hold with the line
+    /// after it (unless the text ends with the piece); `lines` is a line known at or before
+    /// `start`, if any, and `line_breaks` the piece's, once counted.
     fn parse(
-        text: &str,
+        piece: Piece<'_>,
         start: usize,
         lines: Option<Cursor>,
         line_breaks: &OnceLock<LineBreaks>,
         end: usize,
         handle: &(impl Fn(ParsedGame) -> R + Sync),
     ) -> Segment<R> {
-        let lines = LineCounter { text, known: Cell::new(lines), line_breaks };
+        let text = piece.text;
+        let lines = LineCounter {
+            text,
+            first_line: piece.first_line,
+            known: Cell::new(lines),
+            line_breaks,
+        };
         let mut at = start;
         let mut results = Vec::new();
+        let mut stopped_before_end = false;
         while at < end && results.len() < MAX_GAMES_PER_SEGMENT {
             let game = parse_game(&text[at..]);
-            let range = TextRange::new(at as u32, (at + game.len as usize) as u32);
+            let game_end = at + game.len as usize;
+            // What follows the game's end up to the next line break decides where it ends.
+            if !piece.text_ends && memchr::memchr(b'\n', &text.as_bytes()[game_end..]).is_none() {
+                stopped_before_end = true;
+                break;
+            }
+            let range = TextRange::new(at as u32, game_end as u32);
             let first_line = FirstLine { lines: &lines, offset: at };
-            at = range.end as usize;
-            results.push(handle(ParsedGame { game, range, first_line }));
+            at = game_end;
+            let parsed =
+                ParsedGame { game, piece: text, piece_start: piece.start, range, first_line };
+            results.push(handle(parsed));
         }
-        Segment { start, end: at, lines: lines.known.get(), results }
+        Segment { start, end: at, stopped_before_end, lines: lines.known.get(), results }
     }
 }
 
-/// The cuts of `text` into segments: `0`, the starts of tag lines after a blank line about
-/// every segment length, and the length of the text.
-fn cut_points(text: &str, workers: usize) -> Vec<usize> {
+/// The cuts of `text` into segments: `first_game`, the starts of tag lines after a blank line
+/// about every segment length, and the length of the text.
+fn cut_points(text: &str, first_game: usize, workers: usize) -> Vec<usize> {
     let bytes = text.as_bytes();
-    let target = (text.len() / (workers * SEGMENTS_AHEAD_PER_WORKER).max(1))
+    let target = ((text.len() - first_game) / (workers * SEGMENTS_AHEAD_PER_WORKER).max(1))
         .clamp(MIN_SEGMENT_BYTES, SEGMENT_BYTES);
-    let mut cuts = vec![0];
-    let mut at = target;
+    let mut cuts = vec![first_game];
+    let mut at = first_game + target;
     while at < bytes.len() {
         let Some(cut) = tag_line_after_blank_line(bytes, at) else { break };
         cuts.push(cut);
@@ -270,7 +406,6 @@ fn tag_line_after_blank_line(bytes: &[u8], from: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::line_breaks::count_line_breaks;
 
     #[test]
     fn results_come_in_file_order_with_line_numbers() {
@@ -280,9 +415,7 @@ mod tests {
         let handled = for_each_batch(
             &text,
             None,
-            |g| {
-                (g.first_line.get(), text.as_str()[g.range].lines().next().unwrap_or("").to_owned())
-            },
+            |g| (g.first_line.get(), g.source().lines().next().unwrap_or("").to_owned()),
             |results, done| -> Result<(), ()> {
                 batches += 1;
                 assert!(done <= text.len());
@@ -314,16 +447,23 @@ mod tests {
     }
 
     /// Games, lines and order as a parse of the whole text gives them, also where segments are
-    /// cut inside a game (a blank line in a tag section) or a game spans several segments; on
-    /// one worker (segments parsed in order) and on several (parsed ahead in parallel).
+    /// cut inside a game (a blank line in a tag section), a game spans several segments, a game
+    /// starts in the middle of a line, or a game is longer than a piece; on one worker
+    /// (segments parsed in order) and on several (parsed ahead in parallel); the text read
+    /// whole, or in pieces (each holding the whole line on which a game starts).
     #[test]
-    fn segments_give_the_games_of_the_whole_text() {
+    fn segments_and_pieces_give_the_games_of_the_whole_text() {
         let mut text = String::new();
         for i in 0..3000 {
-            match i % 3 {
+            match i % 4 {
                 0 => text += &format!("[Event \"{i}\"]\n\n[Site \"s\"]\n\n1. e4 e5 *\n\n"),
                 1 => text += &format!("[Event \"{i}\"]\n1. d4 {{ {} }} *\n\n", "x".repeat(i)),
-                _ => text += "1. c4 *\n",
+                // The second game starts after the comment, in the middle of its line.
+                2 => text += "1. c4 *\n{ commentary after a game } 1. e4 *\n",
+                _ => text += "1. Nf3 {\n1. e4 *\n} *\n",
+            }
+            if i == 1500 {
+                text += &format!("[Event \"long\"]\n\n1. e4 {{ {} }} *\n\n", "y\n".repeat(40_000));
             }
         }
         let mut expected = Vec::new();
@@ -333,6 +473,11 @@ mod tests {
             expected.push((range, line));
             line += count_line_breaks(text.as_str()[range].as_bytes());
         }
+        // The text of the line on which a game starts, up to the game.
+        let line_before = |text: &str, at: usize| {
+            let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+            text[start..at].to_owned()
+        };
         // Every game asks for its line, or one in 97 (many segments then ask for none, and a
         // segment that does counts from a line known segments before, or from its block). The
         // file's line breaks are given, counted before, or counted when first needed.
@@ -341,22 +486,34 @@ mod tests {
             let expected: Vec<_> = expected
                 .iter()
                 .enumerate()
-                .map(|(i, &(range, line))| (range, (i % asks == 0).then_some(line)))
+                .map(|(i, &(range, line))| {
+                    let before = line_before(&text, range.start as usize);
+                    (range, (i % asks == 0).then_some(line), before)
+                })
                 .collect();
             let index =
-                |range: TextRange| expected.partition_point(|&(r, _)| r.start < range.start);
-            for (workers, line_breaks) in [1, 2, 3]
-                .into_iter()
-                .flat_map(|workers| [(workers, None), (workers, Some(counted.clone()))])
-            {
-                let given = line_breaks.is_some();
+                |range: TextRange| expected.partition_point(|(r, _, _)| r.start < range.start);
+            let cases = [1, 2, 3].into_iter().flat_map(|workers| {
+                let pieces = [PIECE_BYTES, 64 << 10, 3 << 10];
+                pieces
+                    .into_iter()
+                    .flat_map(move |piece| [(workers, piece, false), (workers, piece, true)])
+            });
+            for (workers, piece_bytes, given) in cases {
+                let line_breaks = given.then(|| counted.clone());
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(workers).build().unwrap();
                 let mut seen = Vec::new();
                 let done = pool.install(|| {
-                    for_each_batch(
+                    for_each_batch_in_pieces(
                         &text,
                         line_breaks,
-                        |g| (g.range, (index(g.range) % asks == 0).then(|| g.first_line.get())),
+                        piece_bytes,
+                        |g| {
+                            let range = TextRange::new(g.start() as u32, g.end() as u32);
+                            assert_eq!(g.source(), &text.as_str()[range]);
+                            let line = (index(range) % asks == 0).then(|| g.first_line.get());
+                            (range, line, line_before(g.piece, g.range.start as usize))
+                        },
                         |results, _| {
                             seen.extend(results);
                             Ok::<(), ()>(())
@@ -364,7 +521,10 @@ mod tests {
                     )
                 });
                 assert_eq!(done, Ok(()));
-                let case = format!("{workers} workers, one game in {asks} asking, given {given}");
+                let case = format!(
+                    "{workers} workers, pieces of {piece_bytes} bytes, one game in {asks} asking, \
+                     given {given}"
+                );
                 assert!(seen == expected, "{case}");
             }
         }
@@ -405,7 +565,7 @@ mod tests {
             for_each_batch(
                 &text,
                 None,
-                |g| furthest.fetch_max(g.range.end as usize, std::sync::atomic::Ordering::Relaxed),
+                |g| furthest.fetch_max(g.end(), std::sync::atomic::Ordering::Relaxed),
                 |_, done| {
                     let furthest = furthest.load(std::sync::atomic::Ordering::Relaxed);
                     ahead_most = ahead_most.max(furthest.saturating_sub(done));
@@ -432,7 +592,7 @@ mod tests {
                 for_each_batch(
                     &text,
                     None,
-                    |g| assert!(g.range.start < 50_000, "a game past 50,000"),
+                    |g| assert!(g.start() < 50_000, "a game past 50,000"),
                     |_, _| Ok::<(), ()>(()),
                 )
             })

@@ -238,14 +238,14 @@ fn check_source(
     let bom = source.text.len() - text.len();
     let not_utf8_at = match source.encoding {
         Encoding::Utf8 => None,
-        Encoding::Latin1 { first_invalid } => Some(first_invalid - bom as u32),
+        Encoding::Latin1 { first_invalid } => Some(first_invalid - bom),
     };
     let progress = Progress::new(source.name, text.len());
     let mut tally = Tally::default();
     for_each_batch(
         text,
         source.line_breaks.clone().map(|line_breaks| line_breaks.without_prefix(bom)),
-        |parsed| check_game(source.name, text, parsed, not_utf8_at, settings),
+        |parsed| check_game(source.name, parsed, not_utf8_at, settings),
         |reports: Vec<GameReport>, done| {
             progress.set_done(done);
             let mut write = || -> io::Result<()> {
@@ -267,22 +267,23 @@ struct GameReport {
     tally: Tally,
 }
 
+/// The report of one game; `not_utf8_at` is where the first character read as Latin-1 lies in
+/// the file.
 fn check_game(
     file: &str,
-    text: &str,
     parsed: ParsedGame,
-    not_utf8_at: Option<u32>,
+    not_utf8_at: Option<usize>,
     settings: &Settings<'_>,
 ) -> GameReport {
-    let src = &text[parsed.range];
+    let src = parsed.source();
     let not_utf8 = not_utf8_at
-        .filter(|&at| parsed.range.contains(at))
-        .map(|at| not_utf8_diagnostic(src, at - parsed.range.start));
+        .filter(|at| (parsed.start()..parsed.end()).contains(at))
+        .map(|at| not_utf8_diagnostic(src, (at - parsed.start()) as u32));
     let mut tally = Tally { games: u64::from(is_game(&parsed.game, src)), ..Tally::default() };
     let diagnostics = game_diagnostics(parsed.game, src, not_utf8, &settings.filter);
     let mut output = Vec::new();
     if !diagnostics.is_empty() {
-        let game_text = GameText::new(file, text, parsed.range, parsed.first_line.get());
+        let game_text = GameText::new(file, parsed.piece, parsed.range, parsed.first_line.get());
         for d in &diagnostics {
             tally.count(d.severity);
             settings.renderer.render(&mut output, &game_text, d);

@@ -19,7 +19,7 @@ use std::io::{self, Write};
 use super::batches::{ParsedGame, for_each_batch};
 use super::game_report::game_diagnostics;
 use super::input::Input;
-use super::rewrite::{Failure, Rewrite, encode};
+use super::rewrite::{Failure, Rewrite, encode, refuse_too_long};
 use crate::syntax::{DiagnosticFilter, Game};
 use crate::text::{EditSet, TextEdit};
 
@@ -36,6 +36,7 @@ pub fn fix_input(
     filter: &DiagnosticFilter,
 ) -> Result<(Input, u64), Failure> {
     let source = input.decode(false);
+    refuse_too_long(source.name, source.text.len(), "fixed")?;
     let latin1 = source.is_latin1();
     let (fixed, count) = fix_text(&source.text, filter, latin1);
     if path == "-" {
@@ -83,7 +84,8 @@ fn fix_round(text: &str, filter: &DiagnosticFilter, latin1: bool) -> Option<(Str
         text,
         None,
         |parsed: ParsedGame| {
-            (parsed.range, fix_game(parsed.game, &text[parsed.range], filter, latin1))
+            let (range, source) = (parsed.start()..parsed.end(), parsed.source());
+            (range, fix_game(parsed.game, source, filter, latin1))
         },
         |games, _| {
             for (range, game) in games {
@@ -95,7 +97,7 @@ fn fix_round(text: &str, filter: &DiagnosticFilter, latin1: bool) -> Option<(Str
                 };
                 let fixed = fixed.get_or_insert_with(|| {
                     let mut fixed = String::with_capacity(text.len());
-                    fixed.push_str(&text[..range.start as usize]);
+                    fixed.push_str(&text[..range.start]);
                     fixed
                 });
                 fixed.push_str(&game_text);

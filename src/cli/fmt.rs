@@ -17,10 +17,11 @@ use super::batches::for_each_batch;
 use super::input::{Input, Source};
 use super::line_breaks::Cursor;
 use super::paths;
-use super::rewrite::{Comparison, Failure, Rewrite, encode};
+use super::rewrite::{Comparison, Failure, Rewrite, encode, refuse_too_long};
 use super::workers::Workers;
 use crate::config::{ConfigFinder, MIN_LINE_WIDTH};
 use crate::fmt::{Buffers, FormatOptions, FormattedGame, GameOutput, Joiner, KeepReason};
+use crate::text::TextRange;
 
 #[derive(clap::Args)]
 pub struct FmtArgs {
@@ -101,6 +102,7 @@ fn format_file(args: &FmtArgs, finder: &mut ConfigFinder, file: &str) -> Result<
     let options = args.options(finder, file).map_err(Failure::Message)?;
     let input = Input::open(file).map_err(|e| Failure::io(file, e))?;
     let source = input.decode(false);
+    refuse_too_long(source.name, source.text.len(), "formatted")?;
     if args.diff {
         let mut formatted = String::with_capacity(source.text.len());
         stream(&source, &options, |text| {
@@ -165,10 +167,11 @@ fn stream(
         text,
         None,
         |parsed| {
-            let range = parsed.range;
+            // The file is shorter than 4 GiB (`fmt` takes no longer one): its offsets are `u32`s.
+            let range = TextRange::new(parsed.start() as u32, parsed.end() as u32);
             let worker = worker();
             let alone =
-                buffers[worker].format_alone(&parsed.game, &text[range], range.start, options);
+                buffers[worker].format_alone(&parsed.game, parsed.source(), range.start, options);
             (range, worker, alone)
         },
         |games, _| {

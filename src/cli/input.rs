@@ -39,7 +39,7 @@ pub enum Encoding {
     /// The bytes were not valid UTF-8 and were read as Latin-1, one character per byte.
     Latin1 {
         /// Where the first byte that is not UTF-8 landed in the decoded text (a byte offset).
-        first_invalid: u32,
+        first_invalid: usize,
     },
 }
 
@@ -134,7 +134,7 @@ pub(super) fn decode(
             let valid_up_to = e.valid_up_to();
             // Every byte from 0x80 up becomes a two-byte character in the decoded text.
             let widened = bytes[..valid_up_to].iter().filter(|&&b| b >= 0x80).count();
-            let first_invalid = (valid_up_to + widened) as u32;
+            let first_invalid = valid_up_to + widened;
             let text = bytes.iter().map(|&b| char::from(b)).collect();
             (Cow::Owned(text), Encoding::Latin1 { first_invalid }, None)
         }
@@ -242,7 +242,7 @@ mod tests {
         let (text, encoding, _) = decode(b"{\xC3\xA9} {\xFC\xDF}", false);
         assert_eq!(text, "{Ã©} {üß}");
         let Encoding::Latin1 { first_invalid } = encoding else { panic!("{encoding:?}") };
-        assert_eq!(&text[first_invalid as usize..], "üß}");
+        assert_eq!(&text[first_invalid..], "üß}");
     }
 
     /// Write `bytes` to a temporary file and open it as an input.
@@ -280,8 +280,8 @@ mod tests {
         assert!(back == bytes, "Latin-1 gives the bytes back");
         let Encoding::Latin1 { first_invalid } = source.encoding else { unreachable!() };
         // Each "ü" before the invalid byte was two bytes, read as two characters of two bytes.
-        assert_eq!(first_invalid as usize, at + 5000 * 2 + 2);
-        assert_eq!(&source.text[first_invalid as usize..], "üller}\n1. e4 *\n");
+        assert_eq!(first_invalid, at + 5000 * 2 + 2);
+        assert_eq!(&source.text[first_invalid..], "üller}\n1. e4 *\n");
     }
 
     #[test]
@@ -400,7 +400,7 @@ mod tests {
                 Encoding::Latin1 { first_invalid } => {
                     let back: Vec<u8> = text.chars().map(|c| u8::try_from(c).unwrap()).collect();
                     proptest::prop_assert_eq!(&back, &bytes);
-                    proptest::prop_assert!(text.is_char_boundary(first_invalid as usize));
+                    proptest::prop_assert!(text.is_char_boundary(first_invalid));
                 }
             }
             let (_file, input) = open_written(&bytes);

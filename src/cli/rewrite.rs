@@ -34,6 +34,21 @@ impl Failure {
     }
 }
 
+/// The longest text `fmt` and `check --fix` rewrite: their games' offsets are `u32`s, as in the
+/// language server's documents (`text::TextRange`). `check` reads longer files.
+pub const MAX_REWRITE_BYTES: usize = u32::MAX as usize;
+
+/// Refuse the text of `name`, `len` bytes once decoded, if it is longer than
+/// [`MAX_REWRITE_BYTES`]: its offsets would not fit. `what` is what cannot be done to it.
+pub fn refuse_too_long(name: &str, len: usize, what: &str) -> Result<(), Failure> {
+    if len <= MAX_REWRITE_BYTES {
+        return Ok(());
+    }
+    Err(Failure::Message(format!(
+        "{name}: {len} bytes: files over 4 GiB cannot be {what} (`pgn-lsp check` reads them)"
+    )))
+}
+
 /// Rewriting a file in place: the new text streams into a temporary file from the first
 /// difference on, and the temporary file then replaces the file.
 pub struct Rewrite<'a> {
@@ -145,5 +160,24 @@ impl<'a> Comparison<'a> {
 
     pub fn changed(&self) -> bool {
         self.differs || self.matched != self.original.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn texts_over_4_gib_are_refused() {
+        assert!(refuse_too_long("a.pgn", MAX_REWRITE_BYTES, "formatted").is_ok());
+        let Err(Failure::Message(message)) =
+            refuse_too_long("a.pgn", MAX_REWRITE_BYTES + 1, "formatted")
+        else {
+            panic!("a text of 4 GiB is refused");
+        };
+        assert_eq!(
+            message,
+            "a.pgn: 4294967296 bytes: files over 4 GiB cannot be formatted (`pgn-lsp check` reads them)"
+        );
     }
 }

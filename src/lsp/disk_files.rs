@@ -23,10 +23,19 @@ pub struct FileParams {
 
 /// The text of the file `uri` names, as VS Code shows it by default, so that positions agree:
 /// without a leading UTF-8 byte order mark, and bytes that are not UTF-8 as U+FFFD.
+/// A file over 4 GiB is not read: a document's offsets are `u32`s (`text::TextRange`).
 pub fn read(uri: &Url) -> Result<String, String> {
     let path = uri.to_file_path().map_err(|()| format!("{uri} does not name a local file"))?;
-    let mut bytes =
-        std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let cannot_read = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+    let len = std::fs::metadata(&path).map_err(cannot_read)?.len();
+    if len > u64::from(u32::MAX) {
+        return Err(format!(
+            "{} is {len} bytes: the language server reads files up to 4 GiB; `pgn-lsp check` \
+             reads longer ones",
+            path.display()
+        ));
+    }
+    let mut bytes = std::fs::read(&path).map_err(cannot_read)?;
     if bytes.starts_with(b"\xEF\xBB\xBF") {
         bytes.drain(..3);
     }
@@ -56,6 +65,16 @@ mod tests {
         std::fs::write(&path, "\u{feff}[Event \"é\"]\n\n1. e4 *\n").unwrap();
         let text = read(&Url::from_file_path(&path).unwrap()).unwrap();
         assert_eq!(text, "[Event \"é\"]\n\n1. e4 *\n");
+    }
+
+    #[test]
+    fn a_file_over_4_gib_is_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("huge.pgn");
+        // A sparse file: no block of it is written.
+        std::fs::File::create(&path).unwrap().set_len(u64::from(u32::MAX) + 1).unwrap();
+        let error = read(&Url::from_file_path(&path).unwrap()).unwrap_err();
+        assert!(error.ends_with("huge.pgn is 4294967296 bytes: the language server reads files up to 4 GiB; `pgn-lsp check` reads longer ones"), "{error}");
     }
 
     #[test]

@@ -25,6 +25,8 @@ use crate::ide::{self, guard};
 use crate::text::PositionEncoding;
 
 pub struct Server {
+    /// For the server's own messages to the client.
+    lsp_client: tower_lsp::Client,
     notifier: Notifier,
     documents: Arc<Documents>,
     /// Negotiated in `initialize`.
@@ -45,7 +47,8 @@ pub struct Server {
 impl Server {
     pub fn new(client: tower_lsp::Client, notifier: Notifier) -> Self {
         Server {
-            projects: Arc::new(ProjectConfigs::new(client)),
+            projects: Arc::new(ProjectConfigs::new(client.clone())),
+            lsp_client: client,
             capabilities: OnceLock::new(),
             notifier,
             documents: Arc::default(),
@@ -461,7 +464,10 @@ impl Server {
                     tracing::debug!("{}: {uri} is open in the editor", disk_files::OPEN_METHOD);
                 }
             }
-            Err(e) => tracing::warn!("{}: {e}", disk_files::OPEN_METHOD),
+            Err(e) => {
+                tracing::warn!("{}: {e}", disk_files::OPEN_METHOD);
+                self.lsp_client.show_message(MessageType::WARNING, e).await;
+            }
         }
     }
 
