@@ -279,6 +279,41 @@ fn stdin_gives_the_same_diagnostics_as_the_file() {
     assert_eq!(from_stdin.stdout, from_file.stdout.replace(&file, "<stdin>"));
 }
 
+/// Standard input is read a piece at a time: the same diagnostics, positions and encodings.
+#[test]
+fn stdin_gives_the_same_json_as_the_file_with_crlf_bom_and_latin1() {
+    for name in ["crlf.pgn", "bom.pgn", "latin1.pgn", "syntax-errors.pgn"] {
+        let file = fixture(name);
+        let from_file = check(&["--format", "json", &file], None);
+        let from_stdin = check(&["--format", "json", "-"], Some(std::fs::read(&file).unwrap()));
+        assert_eq!(from_stdin.status, from_file.status, "{name}");
+        let expected = from_file.stdout.replace(&format!("\"{file}\""), "\"<stdin>\"");
+        assert_eq!(from_stdin.stdout, expected, "{name}");
+    }
+}
+
+/// A named pipe (as `<(zstdcat archive.pgn.zst)` gives) is read as it comes, not mapped.
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_is_read_as_a_stream() {
+    let dir = tempfile::tempdir().unwrap();
+    let pipe = dir.path().join("games.pgn");
+    let made = Command::new("mkfifo").arg(&pipe).status().expect("mkfifo runs");
+    assert!(made.success());
+    let file = fixture("syntax-errors.pgn");
+    let bytes = std::fs::read(&file).unwrap();
+    let writer = {
+        let pipe = pipe.clone();
+        std::thread::spawn(move || std::fs::write(pipe, bytes).expect("the pipe is written"))
+    };
+    let pipe = pipe.to_str().unwrap();
+    let from_pipe = check(&["--format", "json", pipe], None);
+    writer.join().unwrap();
+    let from_file = check(&["--format", "json", &file], None);
+    assert_eq!(from_pipe.status, from_file.status);
+    assert_eq!(from_pipe.stdout, from_file.stdout.replace(&file, pipe));
+}
+
 #[test]
 fn columns_count_characters_with_crlf_bom_and_latin1() {
     let positions = |name: &str| {

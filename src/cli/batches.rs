@@ -162,36 +162,80 @@ where
         let piece = Piece { text, start: 0, first_game: 0, first_line: 0, text_ends: true };
         return for_each_batch_in_piece(piece, line_breaks, &handle, &mut sink).map(drop);
     }
-    let bytes = text.as_bytes();
-    // The piece's start, its first game's and its first line.
+    for_each_batch_read(&mut Remainder(text), piece_bytes, handle, sink)
+}
+
+/// A text read a piece at a time: what has been read of it and not yet taken.
+pub trait TextReader {
+    /// The text read and not yet taken.
+    fn text(&self) -> &str;
+    /// Read on until [`TextReader::text`] is at least `len` bytes long, or to the end of the
+    /// input (where an error that ends the reading counts as the end; the reader keeps it).
+    fn read_to(&mut self, len: usize);
+    /// Whether [`TextReader::text`] runs to the end of the input.
+    fn at_end(&self) -> bool;
+    /// Drop the first `len` bytes of [`TextReader::text`] (up to a character boundary).
+    fn take(&mut self, len: usize);
+}
+
+/// The rest of a text in memory, as a [`TextReader`].
+struct Remainder<'t>(&'t str);
+
+impl TextReader for Remainder<'_> {
+    fn text(&self) -> &str {
+        self.0
+    }
+
+    fn read_to(&mut self, _: usize) {}
+
+    fn at_end(&self) -> bool {
+        true
+    }
+
+    fn take(&mut self, len: usize) {
+        self.0 = &self.0[len..];
+    }
+}
+
+/// [`for_each_batch`] on the text `reader` reads, a piece of about `piece_bytes` at a time
+/// (each piece's text is taken once its games are handled, so memory holds about a piece).
+pub fn for_each_batch_read<R, E>(
+    reader: &mut impl TextReader,
+    piece_bytes: usize,
+    handle: impl Fn(ParsedGame) -> R + Sync,
+    mut sink: impl FnMut(Vec<R>, usize) -> Result<(), E>,
+) -> Result<(), E>
+where
+    R: Send,
+{
+    // Where the reader's text starts in the whole text, its first game in it, and its line.
     let (mut start, mut first_game, mut first_line) = (0, 0, 0);
     let mut len = piece_bytes;
     loop {
-        let longest = MAX_PIECE_BYTES.min(text.len() - start);
-        let end = text.floor_char_boundary(start + len.min(longest));
+        reader.read_to(len);
+        let text = reader.text();
+        let longest = MAX_PIECE_BYTES.min(text.len());
+        let end = text.floor_char_boundary(len.min(longest));
+        let whole = end == text.len() && reader.at_end();
         // A piece as long as a piece can be that holds no whole game (a game of 4 GiB) is read
         // as if the text ended there.
-        let text_ends = end == text.len() || len >= longest;
-        let piece = Piece {
-            text: &text[start..end],
-            start,
-            first_game: first_game - start,
-            first_line,
-            text_ends,
-        };
-        let stopped = start + for_each_batch_in_piece(piece, None, &handle, &mut sink)?;
-        if stopped == text.len() {
+        let text_ends = whole || len >= MAX_PIECE_BYTES;
+        let piece = Piece { text: &text[..end], start, first_game, first_line, text_ends };
+        let stopped = for_each_batch_in_piece(piece, None, &handle, &mut sink)?;
+        if whole && stopped == end {
             return Ok(());
         }
         if stopped == first_game {
             // Not one game with the line after it: a longer piece.
-            len *= 2;
+            len = len.saturating_mul(2);
             continue;
         }
-        let line_start =
-            memchr::memrchr(b'\n', &bytes[start..stopped]).map_or(start, |i| start + i + 1);
-        first_line += count_line_breaks(&bytes[start..line_start]);
-        (start, first_game, len) = (line_start, stopped, piece_bytes);
+        // The next piece starts at the start of the line of its first game.
+        let bytes = text.as_bytes();
+        let line_start = memchr::memrchr(b'\n', &bytes[..stopped]).map_or(0, |i| i + 1);
+        first_line += count_line_breaks(&bytes[..line_start]);
+        reader.take(line_start);
+        (start, first_game, len) = (start + line_start, stopped - line_start, piece_bytes);
     }
 }
 

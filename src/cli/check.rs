@@ -1,12 +1,14 @@
-//! `pgn-lsp check`: reads each file (with `--fix`, fixes it first: `fix`), checks its games in
-//! parallel batches, prints the diagnostics for people (rustc style) or as JSON lines, and
-//! exits 0 (no error), 1 (an error, or a warning with `--deny-warnings`) or 2 (a usage or I/O
-//! error).
+//! `pgn-lsp check`: reads each file (with `--fix`, fixes it first: `fix`; standard input and
+//! pipes a piece at a time: `stream`), checks its games in parallel batches, prints the
+//! diagnostics for people (rustc style), as JSON lines or as GitHub annotations, and exits 0
+//! (no error), 1 (an error, or a warning with `--deny-warnings`) or 2 (a usage or I/O error).
 
-use std::io::{self, IsTerminal, Write};
+use std::fs::File;
+use std::io::{self, IsTerminal, Read, Write};
 use std::process::ExitCode;
+use std::sync::OnceLock;
 
-use super::batches::{ParsedGame, for_each_batch};
+use super::batches::{ParsedGame, for_each_batch, for_each_batch_read};
 use super::fix::fix_input;
 use super::game_report::{game_diagnostics, is_game};
 use super::game_text::GameText;
@@ -17,6 +19,7 @@ use super::json;
 use super::paths;
 use super::progress::Progress;
 use super::rewrite::Failure;
+use super::stream::{self, StreamedText};
 use super::tally::Tally;
 use super::workers::Workers;
 use super::{EXIT_FAILURE, EXIT_USAGE};
@@ -166,13 +169,26 @@ fn check_files(args: &CheckArgs) -> ExitCode {
             // The diagnostics shown are those both the flags and the file's pgn-lsp.toml keep.
             let config = finder.for_file(&path).map_err(|e| e.to_string())?;
             let filter = config.map_or(flags.clone(), |config| flags.and(&config.filter()));
-            match Input::open(&path) {
-                Ok(input) => Ok((path, input, Settings { filter, renderer: &renderer })),
+            let settings = Settings { filter, renderer: &renderer };
+            match open(&path, args.fix) {
+                Ok(opened) => Ok((path, opened, settings)),
                 Err(e) => Err(format!("cannot read {path}: {e}")),
             }
         });
         let (path, mut input, settings) = match opened {
-            Ok(opened) => opened,
+            Ok((path, Opened::Stream(reader), settings)) => {
+                let name = stream_name(&path);
+                match check_stream(&name, reader, stream::PIECE_BYTES, &settings, &mut out) {
+                    Ok(Ok(file_tally)) => tally += Tally { files: 1, ..file_tally },
+                    Ok(Err(e)) => {
+                        eprintln!("pgn-lsp: cannot read {name}: {e}");
+                        unreadable = true;
+                    }
+                    Err(e) => return output_failed(&e),
+                }
+                continue;
+            }
+            Ok((path, Opened::Whole(input), settings)) => (path, input, settings),
             Err(message) => {
                 eprintln!("pgn-lsp: {message}");
                 unreadable = true;
@@ -219,6 +235,34 @@ fn check_files(args: &CheckArgs) -> ExitCode {
     }
 }
 
+/// An input to check: a file (mapped, or read whole), or a stream read a piece at a time.
+enum Opened {
+    Whole(Input),
+    Stream(Box<dyn Read>),
+}
+
+/// Standard input (`-`) and what is not a regular file (a pipe) are read a piece at a time,
+/// unless they are to be fixed (the fixes are made on the whole text).
+fn open(path: &str, fix: bool) -> io::Result<Opened> {
+    if path == "-" {
+        return Ok(if fix {
+            Opened::Whole(Input::open(path)?)
+        } else {
+            Opened::Stream(Box::new(io::stdin().lock()))
+        });
+    }
+    let file = File::open(path)?;
+    if !fix && !file.metadata()?.is_file() {
+        return Ok(Opened::Stream(Box::new(file)));
+    }
+    Input::from_file(path, file).map(Opened::Whole)
+}
+
+/// The name messages give a stream.
+fn stream_name(path: &str) -> String {
+    if path == "-" { "<stdin>".to_owned() } else { path.to_owned() }
+}
+
 /// A failed write to standard output ends the run; a closed pipe (`| head`) quietly.
 fn output_failed(e: &io::Error) -> ExitCode {
     if e.kind() != io::ErrorKind::BrokenPipe {
@@ -246,19 +290,47 @@ fn check_source(
         text,
         source.line_breaks.clone().map(|line_breaks| line_breaks.without_prefix(bom)),
         |parsed| check_game(source.name, parsed, not_utf8_at, settings),
-        |reports: Vec<GameReport>, done| {
+        |reports, done| {
             progress.set_done(done);
-            let mut write = || -> io::Result<()> {
-                for report in &reports {
-                    tally += report.tally;
-                    out.write_all(&report.output)?;
-                }
-                out.flush()
-            };
-            progress.suspend(&mut write)
+            progress.suspend(|| write_reports(&reports, &mut tally, out))
         },
     )?;
     Ok(tally)
+}
+
+/// Check every game of a stream (`name`), read a piece of about `piece_bytes` at a time,
+/// writing its diagnostics to `out` batch by batch. The outer error is one of the output, the
+/// inner one of the input (after which the games read before it have been checked).
+fn check_stream(
+    name: &str,
+    reader: impl Read,
+    piece_bytes: usize,
+    settings: &Settings<'_>,
+    out: &mut impl Write,
+) -> io::Result<io::Result<Tally>> {
+    let first_latin1 = OnceLock::new();
+    let mut text = StreamedText::new(reader, &first_latin1);
+    let mut tally = Tally::default();
+    for_each_batch_read(
+        &mut text,
+        piece_bytes,
+        |parsed| check_game(name, parsed, first_latin1.get().copied(), settings),
+        |reports, _| write_reports(&reports, &mut tally, out),
+    )?;
+    Ok(text.into_error().map_or(Ok(tally), Err))
+}
+
+/// Write the output of `reports` and count their diagnostics.
+fn write_reports(
+    reports: &[GameReport],
+    tally: &mut Tally,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    for report in reports {
+        *tally += report.tally;
+        out.write_all(&report.output)?;
+    }
+    out.flush()
 }
 
 /// What one game contributes to the output.
@@ -347,6 +419,37 @@ mod tests {
         assert_eq!(headers as u64, diagnostics);
     }
 
+    /// A reader that hands out at most `step` bytes a read.
+    struct Stingy<'a> {
+        bytes: &'a [u8],
+        step: usize,
+    }
+
+    impl Read for Stingy<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.step.min(buf.len()).min(self.bytes.len());
+            buf[..n].copy_from_slice(&self.bytes[..n]);
+            self.bytes = &self.bytes[n..];
+            Ok(n)
+        }
+    }
+
+    /// The JSON output of `bytes` checked as a file, and as a stream read `step` bytes at a
+    /// time in pieces of about `piece_bytes`.
+    fn file_and_stream(bytes: &[u8], step: usize, piece_bytes: usize) -> (String, String) {
+        let (text, encoding, line_breaks) = decode(bytes, true);
+        let source = Source { name: "game.pgn", text, encoding, line_breaks };
+        let renderer = Renderer::Json;
+        let mut file = Vec::new();
+        check_source(&source, &settings(&renderer), &mut file).unwrap();
+        let mut streamed = Vec::new();
+        let reader = Stingy { bytes, step };
+        let tally =
+            check_stream("game.pgn", reader, piece_bytes, &settings(&renderer), &mut streamed);
+        tally.unwrap().unwrap();
+        (String::from_utf8(file).unwrap(), String::from_utf8(streamed).unwrap())
+    }
+
     /// A large file with a byte-order mark gives the same diagnostics, at the same lines, on one
     /// worker (lines carried from game to game) and on two (lines from the line breaks counted
     /// in the UTF-8 check, the mark taken off).
@@ -389,6 +492,21 @@ mod tests {
         #[test]
         fn any_bytes_render(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
             check_both_ways(bytes);
+        }
+
+        /// A stream that is UTF-8 gives the diagnostics of the same text in a file, however it
+        /// is cut into reads and pieces.
+        #[test]
+        fn a_utf8_stream_is_checked_as_its_file(text in "(\\[Event \"[a-zé]{0,4}\"\\]|\\[Result \"1-0\"\\]|1\\. |e4 |Nf3 |e5|0-0|\\{|\\}|\\(|\\)|\r|\n|\r\n| |♘|𝄞|\u{FEFF}|0-1|\\*|\"|;c|%e|[a-h1-8]{1,3}){0,80}", step in 1..20usize, piece in 1..200usize) {
+            let (file, stream) = file_and_stream(text.as_bytes(), step, piece);
+            prop_assert_eq!(file, stream);
+        }
+
+        /// Any stream that fits in one piece, UTF-8 or not, gives the diagnostics of its file.
+        #[test]
+        fn a_stream_in_one_piece_is_checked_as_its_file(bytes in proptest::collection::vec(any::<u8>(), 0..300), step in 1..20usize) {
+            let (file, stream) = file_and_stream(&bytes, step, 1 << 20);
+            prop_assert_eq!(file, stream);
         }
     }
 }

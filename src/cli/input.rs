@@ -16,7 +16,8 @@
 //! The program itself never writes to a file it has mapped: `fmt` writes a new file and renames
 //! it over the old one, whose pages stay mapped as they were. Standard input is read, not
 //! mapped (it may be the same file as standard output), and so are files that are not regular
-//! or report no length (pipes, `/proc`) and files that cannot be mapped.
+//! or report no length (pipes, `/proc`) and files that cannot be mapped. (`check` reads
+//! standard input and pipes a piece at a time instead: `stream`.)
 //!
 //! A large input is checked as UTF-8 in pieces on all workers: the check is the first to touch
 //! every page of a mapped file, and faulting them in is work the workers share. Asked to, the
@@ -62,7 +63,12 @@ impl Input {
             io::stdin().read_to_end(&mut bytes)?;
             return Ok(Input { name: "<stdin>".to_owned(), bytes: Bytes::Read(bytes) });
         }
-        Ok(Input { name: path.to_owned(), bytes: open_file(File::open(path)?)? })
+        Input::from_file(path, File::open(path)?)
+    }
+
+    /// The input of `file`, opened already, named `name`.
+    pub fn from_file(name: &str, file: File) -> io::Result<Input> {
+        Ok(Input { name: name.to_owned(), bytes: open_file(file)? })
     }
 
     /// Bytes already in memory (the fixed text of standard input), named `name`.

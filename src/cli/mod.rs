@@ -15,6 +15,7 @@ pub mod line_breaks;
 mod paths;
 mod progress;
 mod rewrite;
+mod stream;
 mod tally;
 mod workers;
 

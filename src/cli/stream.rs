@@ -1,0 +1,231 @@
+//! Standard input and pipes read a piece at a time, for `check`: `zstdcat
+//! lichess_db_standard_rated_2024-01.pgn.zst | pgn-lsp check -` holds about a piece of the
+//! archive in memory, not the whole of it (hundreds of GB).
+//!
+//! The text is decoded as `input` decodes a file: UTF-8 (a leading byte order mark left out),
+//! or Latin-1 when it is not UTF-8. A file's encoding is chosen from all of its bytes; a stream
+//! is UTF-8 until its first byte that is not, and from then on Latin-1: the text not yet checked
+//! is read again as Latin-1, from the first game not yet checked (a stream that fits in one
+//! piece is read as a file would be).
+
+use std::io::{self, Read};
+use std::sync::OnceLock;
+
+use super::batches::TextReader;
+
+/// How much is read from the input at a time.
+const READ_BYTES: usize = 1 << 20;
+/// The text is checked in pieces of about this length.
+pub const PIECE_BYTES: usize = 64 << 20;
+
+/// The text of an input read a piece at a time.
+pub struct StreamedText<'a, R> {
+    reader: R,
+    /// The bytes read and not yet taken.
+    bytes: Vec<u8>,
+    /// The text of `bytes`: in UTF-8, how many of them are checked (a character cut off by the
+    /// end of a read waits for the next read); in Latin-1, all of them decoded.
+    decoded: Decoded,
+    /// The bytes of text taken so far (a byte order mark left out is not counted).
+    taken: usize,
+    /// Whether a byte order mark was looked for.
+    started: bool,
+    at_end: bool,
+    error: Option<io::Error>,
+    /// Set when the stream turns out not to be UTF-8: where its first character read as Latin-1
+    /// lies in the whole text.
+    first_latin1: &'a OnceLock<usize>,
+}
+
+enum Decoded {
+    Utf8 { valid: usize },
+    Latin1(String),
+}
+
+impl<'a, R: Read> StreamedText<'a, R> {
+    pub fn new(reader: R, first_latin1: &'a OnceLock<usize>) -> Self {
+        StreamedText {
+            reader,
+            bytes: Vec::new(),
+            decoded: Decoded::Utf8 { valid: 0 },
+            taken: 0,
+            started: false,
+            at_end: false,
+            error: None,
+            first_latin1,
+        }
+    }
+
+    /// The error that ended the reading, if one did.
+    pub fn into_error(self) -> Option<io::Error> {
+        self.error
+    }
+
+    /// Read once more; `false` at the end of the input.
+    fn read_some(&mut self) -> bool {
+        let old = self.bytes.len();
+        self.bytes.resize(old + READ_BYTES, 0);
+        let read = loop {
+            match self.reader.read(&mut self.bytes[old..]) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    self.error = Some(e);
+                    break 0;
+                }
+                Ok(read) => break read,
+            }
+        };
+        self.bytes.truncate(old + read);
+        read > 0
+    }
+
+    /// Decode the bytes read since the last call.
+    fn decode(&mut self, from: usize) {
+        match &mut self.decoded {
+            Decoded::Latin1(text) => text.extend(self.bytes[from..].iter().map(|&b| char::from(b))),
+            Decoded::Utf8 { valid } => match std::str::from_utf8(&self.bytes[*valid..]) {
+                Ok(_) => *valid = self.bytes.len(),
+                // A character cut off by the end of a read.
+                Err(e) if e.error_len().is_none() && !self.at_end => *valid += e.valid_up_to(),
+                Err(e) => {
+                    let valid_up_to = *valid + e.valid_up_to();
+                    // Every byte from 0x80 up becomes a two-byte character in the decoded text.
+                    let widened = self.bytes[..valid_up_to].iter().filter(|&&b| b >= 0x80).count();
+                    let _ = self.first_latin1.set(self.taken + valid_up_to + widened);
+                    self.decoded =
+                        Decoded::Latin1(self.bytes.iter().map(|&b| char::from(b)).collect());
+                }
+            },
+        }
+        if !self.started && (self.bytes.len() >= 3 || self.at_end) {
+            self.started = true;
+            if matches!(self.decoded, Decoded::Utf8 { .. })
+                && self.bytes.starts_with(b"\xEF\xBB\xBF")
+            {
+                self.take_bytes(3, 3);
+            }
+        }
+    }
+
+    /// Drop the first `bytes` bytes read, `len` bytes of text.
+    fn take_bytes(&mut self, bytes: usize, len: usize) {
+        self.bytes.drain(..bytes);
+        match &mut self.decoded {
+            Decoded::Utf8 { valid } => *valid -= bytes,
+            Decoded::Latin1(text) => drop(text.drain(..len)),
+        }
+    }
+}
+
+impl<R: Read> TextReader for StreamedText<'_, R> {
+    fn text(&self) -> &str {
+        match &self.decoded {
+            // SAFETY: the first `valid` bytes were checked as UTF-8, and every take ends at a
+            // character boundary.
+            Decoded::Utf8 { valid } => unsafe {
+                std::str::from_utf8_unchecked(&self.bytes[..*valid])
+            },
+            Decoded::Latin1(text) => text,
+        }
+    }
+
+    fn read_to(&mut self, len: usize) {
+        while self.text().len() < len && !self.at_end {
+            let from = self.bytes.len();
+            self.at_end = !self.read_some();
+            self.decode(from);
+        }
+    }
+
+    fn at_end(&self) -> bool {
+        self.at_end
+    }
+
+    fn take(&mut self, len: usize) {
+        let bytes = match &self.decoded {
+            Decoded::Utf8 { .. } => len,
+            Decoded::Latin1(text) => text[..len].chars().count(),
+        };
+        self.take_bytes(bytes, len);
+        self.taken += len;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader that hands out at most `step` bytes a read, then fails if `fails`.
+    struct Stingy<'a> {
+        bytes: &'a [u8],
+        step: usize,
+        fails: bool,
+    }
+
+    impl Read for Stingy<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.bytes.is_empty() && self.fails {
+                return Err(io::Error::other("the pipe broke"));
+            }
+            let n = self.step.min(buf.len()).min(self.bytes.len());
+            buf[..n].copy_from_slice(&self.bytes[..n]);
+            self.bytes = &self.bytes[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn characters_cut_by_reads_wait_for_the_next_and_a_byte_order_mark_is_left_out() {
+        let bytes = "\u{FEFF}{é ♘ 𝄞}".as_bytes();
+        let first_latin1 = OnceLock::new();
+        let mut text = StreamedText::new(Stingy { bytes, step: 1, fails: false }, &first_latin1);
+        text.read_to(1);
+        assert_eq!(text.text(), "{");
+        text.read_to(3);
+        assert_eq!(text.text(), "{é");
+        text.take(1);
+        text.read_to(usize::MAX);
+        assert_eq!((text.text(), text.at_end()), ("é ♘ 𝄞}", true));
+        assert_eq!(first_latin1.get(), None);
+        assert!(text.into_error().is_none());
+    }
+
+    #[test]
+    fn a_byte_that_is_not_utf8_turns_the_text_not_yet_taken_to_latin1() {
+        let bytes = b"{\xC3\xA9}\n{\xC3\xA9 M\xFCller}\n";
+        let first_latin1 = OnceLock::new();
+        let mut text = StreamedText::new(Stingy { bytes, step: 8, fails: false }, &first_latin1);
+        text.read_to(5);
+        assert_eq!(text.text(), "{é}\n{é");
+        // The first line is taken as UTF-8.
+        text.take(5);
+        text.read_to(usize::MAX);
+        // The rest is read again as Latin-1, "é" as its two bytes' characters.
+        assert_eq!(text.text(), "{Ã© Müller}\n");
+        // Where "ü" lies in the whole text: the 5 bytes taken, then "{Ã© M".
+        assert_eq!(first_latin1.get(), Some(&(5 + "{Ã© M".len())));
+        text.take("{Ã© M".len());
+        assert_eq!(text.text(), "üller}\n");
+        assert_eq!(text.bytes, b"\xFCller}\n", "the bytes taken are those of the text taken");
+    }
+
+    #[test]
+    fn a_character_cut_off_by_the_end_of_the_input_makes_it_latin1() {
+        let first_latin1 = OnceLock::new();
+        let bytes = b"{e4} \xE2\x99";
+        let mut text = StreamedText::new(Stingy { bytes, step: 3, fails: false }, &first_latin1);
+        text.read_to(usize::MAX);
+        assert_eq!(text.text(), "{e4} \u{E2}\u{99}");
+        assert_eq!(first_latin1.get(), Some(&5));
+    }
+
+    #[test]
+    fn a_read_error_ends_the_text_and_is_kept() {
+        let first_latin1 = OnceLock::new();
+        let reader = Stingy { bytes: b"1. e4 *\n", step: 100, fails: true };
+        let mut text = StreamedText::new(reader, &first_latin1);
+        text.read_to(usize::MAX);
+        assert_eq!((text.text(), text.at_end()), ("1. e4 *\n", true));
+        assert_eq!(text.into_error().map(|e| e.to_string()), Some("the pipe broke".to_owned()));
+    }
+}
