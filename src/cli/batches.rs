@@ -139,30 +139,16 @@ pub fn for_each_batch<R, E>(
     text: &str,
     line_breaks: Option<LineBreaks>,
     handle: impl Fn(ParsedGame) -> R + Sync,
-    sink: impl FnMut(Vec<R>, usize) -> Result<(), E>,
-) -> Result<(), E>
-where
-    R: Send,
-{
-    for_each_batch_in_pieces(text, line_breaks, PIECE_BYTES, handle, sink)
-}
-
-/// [`for_each_batch`], the text read in pieces of about `piece_bytes`.
-fn for_each_batch_in_pieces<R, E>(
-    text: &str,
-    line_breaks: Option<LineBreaks>,
-    piece_bytes: usize,
-    handle: impl Fn(ParsedGame) -> R + Sync,
     mut sink: impl FnMut(Vec<R>, usize) -> Result<(), E>,
 ) -> Result<(), E>
 where
     R: Send,
 {
-    if text.len() <= piece_bytes {
+    if text.len() <= PIECE_BYTES {
         let piece = Piece { text, start: 0, first_game: 0, first_line: 0, text_ends: true };
         return for_each_batch_in_piece(piece, line_breaks, &handle, &mut sink).map(drop);
     }
-    for_each_batch_read(&mut Remainder(text), piece_bytes, handle, sink)
+    for_each_batch_read(&mut Remainder(text), PIECE_BYTES, handle, sink)
 }
 
 /// A text read a piece at a time: what has been read of it and not yet taken.
@@ -537,37 +523,32 @@ mod tests {
                 .collect();
             let index =
                 |range: TextRange| expected.partition_point(|(r, _, _)| r.start < range.start);
+            // Pieces of `None`: the text read whole, its line breaks given or not.
             let cases = [1, 2, 3].into_iter().flat_map(|workers| {
-                let pieces = [PIECE_BYTES, 64 << 10, 3 << 10];
-                pieces
-                    .into_iter()
-                    .flat_map(move |piece| [(workers, piece, false), (workers, piece, true)])
+                [(None, false), (None, true), (Some(64 << 10), false), (Some(3 << 10), false)]
+                    .map(|(piece, given)| (workers, piece, given))
             });
             for (workers, piece_bytes, given) in cases {
-                let line_breaks = given.then(|| counted.clone());
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(workers).build().unwrap();
                 let mut seen = Vec::new();
-                let done = pool.install(|| {
-                    for_each_batch_in_pieces(
-                        &text,
-                        line_breaks,
-                        piece_bytes,
-                        |g| {
-                            let range = TextRange::new(g.start() as u32, g.end() as u32);
-                            assert_eq!(g.source(), &text.as_str()[range]);
-                            let line = (index(range) % asks == 0).then(|| g.first_line.get());
-                            (range, line, line_before(g.piece, g.range.start as usize))
-                        },
-                        |results, _| {
-                            seen.extend(results);
-                            Ok::<(), ()>(())
-                        },
-                    )
+                let handle = |g: ParsedGame| {
+                    let range = TextRange::new(g.start() as u32, g.end() as u32);
+                    assert_eq!(g.source(), &text.as_str()[range]);
+                    let line = (index(range) % asks == 0).then(|| g.first_line.get());
+                    (range, line, line_before(g.piece, g.range.start as usize))
+                };
+                let sink = |results: Vec<_>, _| {
+                    seen.extend(results);
+                    Ok::<(), ()>(())
+                };
+                let done = pool.install(|| match piece_bytes {
+                    None => for_each_batch(&text, given.then(|| counted.clone()), handle, sink),
+                    Some(piece) => for_each_batch_read(&mut Remainder(&text), piece, handle, sink),
                 });
                 assert_eq!(done, Ok(()));
                 let case = format!(
-                    "{workers} workers, pieces of {piece_bytes} bytes, one game in {asks} asking, \
-                     given {given}"
+                    "{workers} workers, pieces of {piece_bytes:?} bytes, one game in {asks} \
+                     asking, given {given}"
                 );
                 assert!(seen == expected, "{case}");
             }
