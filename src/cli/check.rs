@@ -385,6 +385,7 @@ mod tests {
 
     use super::*;
     use crate::cli::input::{PARALLEL_CHECK_BYTES, decode};
+    use crate::cli::stream::Stingy;
 
     fn settings(renderer: &Renderer) -> Settings<'_> {
         Settings { filter: DiagnosticFilter::default(), renderer }
@@ -419,21 +420,6 @@ mod tests {
         assert_eq!(headers as u64, diagnostics);
     }
 
-    /// A reader that hands out at most `step` bytes a read.
-    struct Stingy<'a> {
-        bytes: &'a [u8],
-        step: usize,
-    }
-
-    impl Read for Stingy<'_> {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            let n = self.step.min(buf.len()).min(self.bytes.len());
-            buf[..n].copy_from_slice(&self.bytes[..n]);
-            self.bytes = &self.bytes[n..];
-            Ok(n)
-        }
-    }
-
     /// The JSON output of `bytes` checked as a file, and as a stream read `step` bytes at a
     /// time in pieces of about `piece_bytes`.
     fn file_and_stream(bytes: &[u8], step: usize, piece_bytes: usize) -> (String, String) {
@@ -443,7 +429,7 @@ mod tests {
         let mut file = Vec::new();
         check_source(&source, &settings(&renderer), &mut file).unwrap();
         let mut streamed = Vec::new();
-        let reader = Stingy { bytes, step };
+        let reader = Stingy { bytes, step, fails: false };
         let tally =
             check_stream("game.pgn", reader, piece_bytes, &settings(&renderer), &mut streamed);
         tally.unwrap().unwrap();

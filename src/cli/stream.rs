@@ -151,28 +151,30 @@ impl<R: Read> TextReader for StreamedText<'_, R> {
     }
 }
 
+/// A reader for tests that hands out at most `step` bytes a read, then fails if `fails`.
+#[cfg(test)]
+pub struct Stingy<'a> {
+    pub bytes: &'a [u8],
+    pub step: usize,
+    pub fails: bool,
+}
+
+#[cfg(test)]
+impl Read for Stingy<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.bytes.is_empty() && self.fails {
+            return Err(io::Error::other("the pipe broke"));
+        }
+        let n = self.step.min(buf.len()).min(self.bytes.len());
+        buf[..n].copy_from_slice(&self.bytes[..n]);
+        self.bytes = &self.bytes[n..];
+        Ok(n)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A reader that hands out at most `step` bytes a read, then fails if `fails`.
-    struct Stingy<'a> {
-        bytes: &'a [u8],
-        step: usize,
-        fails: bool,
-    }
-
-    impl Read for Stingy<'_> {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            if self.bytes.is_empty() && self.fails {
-                return Err(io::Error::other("the pipe broke"));
-            }
-            let n = self.step.min(buf.len()).min(self.bytes.len());
-            buf[..n].copy_from_slice(&self.bytes[..n]);
-            self.bytes = &self.bytes[n..];
-            Ok(n)
-        }
-    }
 
     #[test]
     fn characters_cut_by_reads_wait_for_the_next_and_a_byte_order_mark_is_left_out() {

@@ -67,17 +67,8 @@ impl ProjectConfigs {
         tokio::spawn(async move { client.show_message(MessageType::WARNING, message).await });
     }
 
-    /// Ask the client to report changes to settings files, if it can watch files.
-    pub fn watch(&self, capabilities: &ClientCapabilities) {
-        let can_watch = capabilities
-            .workspace
-            .as_ref()
-            .and_then(|w| w.did_change_watched_files.as_ref())
-            .and_then(|w| w.dynamic_registration)
-            == Some(true);
-        if !can_watch {
-            return;
-        }
+    /// Ask the client to report changes to settings files (one that [`can_watch`]).
+    pub fn watch(&self) {
         let client = self.client.clone();
         // Not awaited here: the client's answer comes through the transport, which reads it
         // only once this notification is handled.
@@ -87,6 +78,16 @@ impl ProjectConfigs {
             }
         });
     }
+}
+
+/// Whether a client with these capabilities can be asked to watch files.
+pub fn can_watch(capabilities: &ClientCapabilities) -> bool {
+    capabilities
+        .workspace
+        .as_ref()
+        .and_then(|w| w.did_change_watched_files.as_ref())
+        .and_then(|w| w.dynamic_registration)
+        == Some(true)
 }
 
 /// Whether `uri` names a settings file.

@@ -40,8 +40,8 @@ pub struct Server {
     publisher: OnceLock<Publisher>,
     /// The projects' `pgn-lsp.toml` files.
     projects: Arc<ProjectConfigs>,
-    /// The client's capabilities, kept from `initialize` for `initialized`.
-    capabilities: OnceLock<ClientCapabilities>,
+    /// Whether the client can watch files, from `initialize`, for `initialized`.
+    watches_files: OnceLock<bool>,
 }
 
 impl Server {
@@ -49,7 +49,7 @@ impl Server {
         Server {
             projects: Arc::new(ProjectConfigs::new(client.clone())),
             lsp_client: client,
-            capabilities: OnceLock::new(),
+            watches_files: OnceLock::new(),
             notifier,
             documents: Arc::default(),
             encoding: OnceLock::new(),
@@ -143,7 +143,7 @@ impl LanguageServer for Server {
                 encoding,
             })
         });
-        let _ = self.capabilities.set(params.capabilities);
+        let _ = self.watches_files.set(project_config::can_watch(&params.capabilities));
         if let Some(options) = params.initialization_options {
             let _ = self.initialization_options.set(options);
             self.set_settings(Value::Null);
@@ -195,8 +195,8 @@ impl LanguageServer for Server {
     }
 
     async fn initialized(&self, _: InitializedParams) {
-        if let Some(capabilities) = self.capabilities.get() {
-            self.projects.watch(capabilities);
+        if self.watches_files.get() == Some(&true) {
+            self.projects.watch();
         }
     }
 
