@@ -198,14 +198,16 @@ where
     let (mut start, mut first_game, mut first_line) = (0, 0, 0);
     let mut len = piece_bytes;
     loop {
-        reader.read_to(len);
+        // The piece runs `len` bytes from its first game.
+        let wanted = first_game + len;
+        reader.read_to(wanted);
         let text = reader.text();
         let longest = MAX_PIECE_BYTES.min(text.len());
-        let end = text.floor_char_boundary(len.min(longest));
+        let end = text.floor_char_boundary(wanted.min(longest));
         let whole = end == text.len() && reader.at_end();
         // A piece as long as a piece can be that holds no whole game (a game of 4 GiB) is read
         // as if the text ended there.
-        let text_ends = whole || len >= MAX_PIECE_BYTES;
+        let text_ends = whole || wanted >= MAX_PIECE_BYTES;
         let piece = Piece { text: &text[..end], start, first_game, first_line, text_ends };
         let stopped = for_each_batch_in_piece(piece, None, &handle, &mut sink)?;
         if whole && stopped == end {
@@ -213,12 +215,16 @@ where
         }
         if stopped == first_game {
             // Not one game with the line after it: a longer piece.
-            len = len.saturating_mul(2);
+            len *= 2;
             continue;
         }
-        // The next piece starts at the start of the line of its first game.
+        // The next piece starts at the start of the line of its first game, or a piece's length
+        // before the game if the line starts further back (the columns of the game's first
+        // line then count from there).
         let bytes = text.as_bytes();
-        let line_start = memchr::memrchr(b'\n', &bytes[..stopped]).map_or(0, |i| i + 1);
+        let line_start = memchr::memrchr(b'\n', &bytes[..stopped])
+            .map_or(0, |i| i + 1)
+            .max(stopped.saturating_sub(piece_bytes));
         first_line += count_line_breaks(&bytes[..line_start]);
         reader.take(line_start);
         (start, first_game, len) = (start + line_start, stopped - line_start, piece_bytes);
