@@ -218,13 +218,13 @@ where
             len *= 2;
             continue;
         }
-        // The next piece starts at the start of the line of its first game, or a piece's length
-        // before the game if the line starts further back (the columns of the game's first
-        // line then count from there).
+        // The next piece starts at the start of the line of its first game, or half the
+        // longest piece before the game if the line starts further back (the columns of the
+        // game's first line then count from there).
         let bytes = text.as_bytes();
         let line_start = memchr::memrchr(b'\n', &bytes[..stopped])
             .map_or(0, |i| i + 1)
-            .max(stopped.saturating_sub(piece_bytes));
+            .max(stopped.saturating_sub(MAX_PIECE_BYTES / 2));
         first_line += count_line_breaks(&bytes[..line_start]);
         reader.take(line_start);
         (start, first_game, len) = (start + line_start, stopped - line_start, piece_bytes);
