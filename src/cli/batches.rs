@@ -210,7 +210,8 @@ where
         let text_ends = whole || wanted >= MAX_PIECE_BYTES;
         let piece = Piece { text: &text[..end], start, first_game, first_line, text_ends };
         let stopped = for_each_batch_in_piece(piece, None, &handle, &mut sink)?;
-        if whole && stopped == end {
+        if whole {
+            // The text ended with the piece: every game was handled.
             return Ok(());
         }
         if stopped == first_game {

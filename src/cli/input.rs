@@ -137,14 +137,21 @@ pub(super) fn decode(
     match utf8(bytes, count_lines) {
         Ok((text, line_breaks)) => (Cow::Borrowed(text), Encoding::Utf8, line_breaks),
         Err(e) => {
-            let valid_up_to = e.valid_up_to();
-            // Every byte from 0x80 up becomes a two-byte character in the decoded text.
-            let widened = bytes[..valid_up_to].iter().filter(|&&b| b >= 0x80).count();
-            let first_invalid = valid_up_to + widened;
-            let text = bytes.iter().map(|&b| char::from(b)).collect();
-            (Cow::Owned(text), Encoding::Latin1 { first_invalid }, None)
+            let first_invalid = latin1_offset(bytes, e.valid_up_to());
+            (Cow::Owned(latin1(bytes)), Encoding::Latin1 { first_invalid }, None)
         }
     }
+}
+
+/// `bytes` read as Latin-1, one character per byte.
+pub(super) fn latin1(bytes: &[u8]) -> String {
+    bytes.iter().map(|&b| char::from(b)).collect()
+}
+
+/// Where byte `at` of `bytes` lands in their Latin-1 text: every byte from 0x80 up becomes a
+/// two-byte character.
+pub(super) fn latin1_offset(bytes: &[u8], at: usize) -> usize {
+    at + bytes[..at].iter().filter(|&&b| b >= 0x80).count()
 }
 
 /// Inputs from this size up are checked as UTF-8 in pieces on the workers (when there are
@@ -171,7 +178,7 @@ fn utf8(
 /// comments (engine archives) reading the bytes is much of a `check` run. With simdutf8
 /// `check --jobs 1` took 3% less time on the TCEC archive and 2% less on TWIC files (four to
 /// six rounds of 20 runs of each build, alternated, 2026-11-22).
-fn utf8_at_once(bytes: &[u8]) -> Result<&str, std::str::Utf8Error> {
+pub(super) fn utf8_at_once(bytes: &[u8]) -> Result<&str, std::str::Utf8Error> {
     simdutf8::basic::from_utf8(bytes).or_else(|_| std::str::from_utf8(bytes))
 }
 

@@ -12,6 +12,7 @@ use std::io::{self, Read};
 use std::sync::OnceLock;
 
 use super::batches::TextReader;
+use super::input::{latin1, latin1_offset, utf8_at_once};
 
 /// How much is read from the input at a time.
 const READ_BYTES: usize = 1 << 20;
@@ -83,17 +84,14 @@ impl<'a, R: Read> StreamedText<'a, R> {
     fn decode(&mut self, from: usize) {
         match &mut self.decoded {
             Decoded::Latin1(text) => text.extend(self.bytes[from..].iter().map(|&b| char::from(b))),
-            Decoded::Utf8 { valid } => match std::str::from_utf8(&self.bytes[*valid..]) {
+            Decoded::Utf8 { valid } => match utf8_at_once(&self.bytes[*valid..]) {
                 Ok(_) => *valid = self.bytes.len(),
                 // A character cut off by the end of a read.
                 Err(e) if e.error_len().is_none() && !self.at_end => *valid += e.valid_up_to(),
                 Err(e) => {
-                    let valid_up_to = *valid + e.valid_up_to();
-                    // Every byte from 0x80 up becomes a two-byte character in the decoded text.
-                    let widened = self.bytes[..valid_up_to].iter().filter(|&&b| b >= 0x80).count();
-                    let _ = self.first_latin1.set(self.taken + valid_up_to + widened);
-                    self.decoded =
-                        Decoded::Latin1(self.bytes.iter().map(|&b| char::from(b)).collect());
+                    let at = latin1_offset(&self.bytes, *valid + e.valid_up_to());
+                    let _ = self.first_latin1.set(self.taken + at);
+                    self.decoded = Decoded::Latin1(latin1(&self.bytes));
                 }
             },
         }
