@@ -20,7 +20,7 @@ mod start;
 mod tags;
 
 pub use explain::{color_name, role_name, variant_name};
-pub use move_number::WrittenNumber;
+pub use move_number::{PendingNumber, WrittenNumber};
 pub use start::initial_position;
 pub use tags::{SEVEN_TAG_ROSTER, missing_tag_value};
 

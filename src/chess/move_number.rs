@@ -1,5 +1,5 @@
-//! Move number indications as written (§8.2.2): the digits and the periods after them, and
-//! whether they fit the move they stand before.
+//! Move number indications as written (§8.2.2): the digits and the periods after them,
+//! whether they fit the move they stand before, and those that stand before no move.
 
 use shakmaty::Color;
 
@@ -49,6 +49,48 @@ impl WrittenNumber {
     }
 }
 
+/// The move number indication waiting for its move in one line of play (the main line or a
+/// variation), and the ones that number no move: an indication with digits followed, before
+/// any move, by the end of its line or by one with other digits (`12.03.2024` pasted among the
+/// moves, `2.` before the result, `1. 2. e4`). Renumbering the moves would delete its text. The
+/// same number written again (`12. { a comment } 12. Nf3`) repeats it, and a lone `...` is only
+/// periods (after a number on the line before): neither leaves a number without its move.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PendingNumber {
+    /// The node of the indication.
+    node: Option<usize>,
+}
+
+impl PendingNumber {
+    /// Move number node `node` (`text_of` gives the text of a node); returns the indication it
+    /// leaves without a move, if any. Texts are read only when a number follows a number.
+    #[inline(always)]
+    pub fn number<'t>(
+        &mut self,
+        node: usize,
+        text_of: impl Fn(usize) -> &'t [u8],
+    ) -> Option<usize> {
+        let left = self.node.replace(node)?;
+        let (before, now) =
+            (WrittenNumber::read(text_of(left)), WrittenNumber::read(text_of(node)));
+        match (before, now) {
+            (Some(before), Some(now)) if before.number != now.number => Some(left),
+            _ => None,
+        }
+    }
+
+    /// A move: the indication before it, if any.
+    pub fn take(&mut self) -> Option<usize> {
+        self.node.take()
+    }
+
+    /// The end of the line (its variation's end, a termination marker, the game's end): the
+    /// indication left without a move, if any.
+    pub fn end<'t>(&mut self, text_of: impl Fn(usize) -> &'t [u8]) -> Option<usize> {
+        self.node.take().filter(|&node| WrittenNumber::read(text_of(node)).is_some())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -73,5 +115,32 @@ mod tests {
         }
         assert_eq!(WrittenNumber::read(b"..."), None);
         assert_eq!(WrittenNumber::read(b"99999999999999999999.").unwrap().number, None);
+    }
+
+    #[test]
+    fn numbers_followed_by_numbers_or_the_end_of_their_line_number_no_move() {
+        let texts: [&[u8]; 9] =
+            [b"12.", b"03.", b"2024", b"5.", b"...", b"12.", b"12.", b"2.", b"..."];
+        let text_of = |n: usize| texts[n];
+        let mut line = PendingNumber::default();
+        // `12.03.2024 e4`: `12.` and `03.` number no move, `2024` numbers e4.
+        assert_eq!(line.number(0, text_of), None);
+        assert_eq!(line.number(1, text_of), Some(0));
+        assert_eq!(line.number(2, text_of), Some(1));
+        assert_eq!(line.take(), Some(2));
+        assert_eq!(line.end(text_of), None);
+        // `5.` then `...` on the next line: one indication.
+        assert_eq!(line.number(3, text_of), None);
+        assert_eq!(line.number(4, text_of), None);
+        assert_eq!(line.take(), Some(4));
+        // The same number again, after a comment.
+        assert_eq!(line.number(5, text_of), None);
+        assert_eq!(line.number(6, text_of), None);
+        assert_eq!(line.take(), Some(6));
+        // `2.` before the result; a lone `...` there numbers nothing.
+        assert_eq!(line.number(7, text_of), None);
+        assert_eq!(line.end(text_of), Some(7));
+        assert_eq!(line.number(8, text_of), None);
+        assert_eq!(line.end(text_of), None);
     }
 }

@@ -6,7 +6,7 @@ use shakmaty::san::{San, SanError, SanPlus, Suffix};
 use shakmaty::variant::Variant;
 use shakmaty::{Color, KnownOutcome, Move, Position as _, Role};
 
-use super::move_number::WrittenNumber;
+use super::move_number::{PendingNumber, WrittenNumber};
 use super::notation::{self, Leniency, Written};
 use super::resolve::is_minimal;
 use super::{MoveVisit, Outcome, ToVariant, explain};
@@ -152,14 +152,15 @@ struct Line<P> {
     turn: Color,
     /// Number and side of the last move.
     last: Option<(u32, Color)>,
-    /// A move number indication waiting for its move.
-    pending_number: Option<usize>,
+    /// The move number indication waiting for its move.
+    number: PendingNumber,
 }
 
 impl<P: shakmaty::Position> Line<P> {
     fn start(pos: Option<Box<P>>, fullmove: u32, turn: Color) -> Self {
         let in_check = pos.as_ref().is_some_and(|p| p.is_check());
-        Line { pos, in_check, before_last: None, fullmove, turn, last: None, pending_number: None }
+        let number = PendingNumber::default();
+        Line { pos, in_check, before_last: None, fullmove, turn, last: None, number }
     }
 }
 
@@ -239,7 +240,13 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
 
         for (i, node) in self.game.nodes.iter().enumerate() {
             match node.kind {
-                NodeKind::MoveNumber => line.pending_number = Some(i),
+                NodeKind::MoveNumber => {
+                    let text_of =
+                        |n: usize| &self.src.as_bytes()[self.game.nodes[n].range.to_usize()];
+                    if let Some(left) = line.number.number(i, text_of) {
+                        self.report_unnumbered(left);
+                    }
+                }
                 NodeKind::Move | NodeKind::NullMove => {
                     let depth = parents.len() as u32;
                     let played = self.on_move(i, depth, &mut line);
@@ -255,10 +262,12 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
                 }
                 NodeKind::VariationEnd => {
                     if let Some(parent) = parents.pop() {
+                        self.end_line(&mut line);
                         line = parent;
                     }
                 }
                 NodeKind::Result => {
+                    self.end_line(&mut line);
                     if parents.is_empty() && main_ended.is_none() {
                         main_ended = Some(outcome_of(&line, judged));
                         marker = Some(node.range);
@@ -269,6 +278,10 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
             }
         }
         let outcome = main_ended.unwrap_or_else(|| outcome_of(&line, judged));
+        self.end_line(&mut line);
+        for parent in &mut parents {
+            self.end_line(parent);
+        }
         self.diagnostics.extend(std::mem::take(&mut self.limit).summaries());
         debug_assert_eq!(marker, self.game.result_node().map(|n| n.range));
         Replayed { main_line_plies, outcome, marker }
@@ -276,9 +289,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
 
     /// Judge and play one move; returns whether it was played.
     fn on_move<P: Rules>(&mut self, i: usize, depth: u32, line: &mut Line<P>) -> bool {
-        let node = self.game.nodes[i];
-        let text = &self.src[node.range];
-        let number = line.pending_number.take();
+        let number = line.number.take();
         if i < self.leading_text_end {
             // A word of the text before the game's moves, reported with its first.
             return false;
@@ -287,14 +298,34 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
             self.visit_unjudged(i, depth, line);
             return false;
         }
-        if let Some(n) = number {
-            self.check_move_number(n, line);
+        if let Some(n) = number
+            && !self.number_fits(n, line)
+        {
+            let (fullmove, turn) = (line.fullmove, line.turn);
+            let played = self.judge_move(i, depth, line, true);
+            self.report_move_number(n, (fullmove, turn), played);
+            return played;
         }
+        self.judge_move(i, depth, line, number.is_some())
+    }
+
+    /// Judge and play move node `i` of a judged line (`numbered`: with a move number before
+    /// it); returns whether it was played.
+    #[inline(always)]
+    fn judge_move<P: Rules>(
+        &mut self,
+        i: usize,
+        depth: u32,
+        line: &mut Line<P>,
+        numbered: bool,
+    ) -> bool {
+        let node = self.game.nodes[i];
+        let text = &self.src[node.range];
         if node.kind == NodeKind::NullMove {
             return self.on_null_move(i, depth, line);
         }
         let Some((written, spelled)) = notation::read_spelled(text) else {
-            return self.on_unread_move(i, depth, line, (node.range, text), number.is_some());
+            return self.on_unread_move(i, depth, line, (node.range, text), numbered);
         };
         self.play_written(i, depth, line, (node.range, text), written, spelled)
     }
@@ -599,38 +630,71 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         );
     }
 
-    /// A move number indication (§8.2.2) before the move `line` is about to make.
-    fn check_move_number<P>(&mut self, n: usize, line: &Line<P>) {
-        let range = self.game.nodes[n].range;
-        let Some(written) = WrittenNumber::read(&self.src.as_bytes()[range.to_usize()]) else {
-            return;
-        };
-        if !written.fits(line.fullmove, line.turn) {
-            self.report_move_number(range, written, line);
+    /// The end of `line`: a move number indication waiting there numbers no move.
+    fn end_line<P>(&mut self, line: &mut Line<P>) {
+        let text_of = |n: usize| &self.src.as_bytes()[self.game.nodes[n].range.to_usize()];
+        if let Some(left) = line.number.end(text_of) {
+            self.report_unnumbered(left);
         }
     }
 
-    /// The move number at `range`, read as `written`, is not the move's number, or its periods
-    /// do not fit the side.
+    /// The move number indication of node `n` numbers no move (§8.2.2: an indication stands
+    /// before its move). Renumbering would delete it, and it may be text that is no number
+    /// (`12.03.2024`): no fix is offered, and `fmt` keeps the game as it is.
     #[cold]
-    fn report_move_number<P>(&mut self, range: TextRange, written: WrittenNumber, line: &Line<P>) {
+    fn report_unnumbered(&mut self, n: usize) {
+        if n < self.leading_text_end {
+            // Part of the text before the game's moves, reported with it.
+            return;
+        }
+        let range = self.game.nodes[n].range;
+        let message = format!(
+            "move number {} with no move after it: a move number stands before its move",
+            excerpt(&self.src[range])
+        );
+        self.push(Diagnostic::new(Code::MoveNumber, range, message));
+    }
+
+    /// Whether the move number indication (§8.2.2) at node `n` fits the move `line` is about
+    /// to make (one with no digits fits any).
+    #[inline(always)]
+    fn number_fits<P>(&self, n: usize, line: &Line<P>) -> bool {
+        let range = self.game.nodes[n].range;
+        WrittenNumber::read(&self.src.as_bytes()[range.to_usize()])
+            .is_none_or(|written| written.fits(line.fullmove, line.turn))
+    }
+
+    /// The move number at node `n` does not fit move `fullmove` of `turn`, which was `played`
+    /// or could not be. Its fix writes the count's number, unless the move could not be
+    /// played: then the number may be right and a move missing before it (`2. Nf3 3. Bc4`,
+    /// Black's second move left out), and no fix is certain.
+    #[cold]
+    fn report_move_number(&mut self, n: usize, (fullmove, turn): (u32, Color), played: bool) {
+        let range = self.game.nodes[n].range;
         let text = &self.src[range];
-        let expected = match line.turn {
-            Color::White => format!("{}.", line.fullmove),
-            Color::Black => format!("{}...", line.fullmove),
+        let Some(written) = WrittenNumber::read(text.as_bytes()) else {
+            return;
         };
-        let message = if written.number != Some(line.fullmove) {
-            let side = explain::color_name(line.turn);
+        let expected = match turn {
+            Color::White => format!("{fullmove}."),
+            Color::Black => format!("{fullmove}..."),
+        };
+        let message = if written.number != Some(fullmove) {
+            let side = explain::color_name(turn);
             format!(
-                "move number {}: this is move {} ({side} to move); write {expected}",
+                "move number {}: this is move {fullmove} ({side} to move); write {expected}",
                 excerpt(&text[..written.digits]),
-                line.fullmove
             )
-        } else if written.white_dots_before(line.turn) {
+        } else if written.white_dots_before(turn) {
             format!("{text} stands before a Black move: write {expected}")
         } else {
             format!("{text} stands before a White move: write {expected}")
         };
+        if !played {
+            let message = format!("{message}, unless a move is missing before it");
+            self.push(Diagnostic::new(Code::MoveNumber, range, message));
+            return;
+        }
         let fix = vec![TextEdit::new(range, expected.clone())];
         self.push(
             Diagnostic::new(Code::MoveNumber, range, message)

@@ -516,12 +516,12 @@ fn insert_line_after(after: TextRange, src: &str, line: &str) -> TextEdit {
     }
 }
 
-/// The range of the game's first move or other movetext node.
+/// The range of the game's first content: its opening commentary or its first movetext node.
 fn first_content(game: &Game) -> TextRange {
-    game.nodes
-        .iter()
-        .find(|n| n.kind != NodeKind::VariationEnd)
-        .map_or(TextRange::default(), |n| n.range)
+    let first_node = game.nodes.iter().find(|n| n.kind != NodeKind::VariationEnd).map(|n| n.range);
+    // Commentary before the movetext of a game without tags opens it: the tags go before it.
+    let first_note = game.tag_notes.first().map(|n| n.range);
+    first_note.into_iter().chain(first_node).min_by_key(|r| r.start).unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -18,8 +18,8 @@
 //! A text longer than [`PIECE_BYTES`] is read a piece at a time (a game's range in its piece
 //! is a `u32` offset, and a decompressed lichess archive is tens of GB): a piece starts at the
 //! start of the line of its first game and ends anywhere; its games are those a parse of the
-//! whole text gives, as only those it holds with the whole line after them are handled (the
-//! rule of `syntax::incremental`'s window), and the next piece starts with the first game left.
+//! whole text gives, as only those it holds with the whole line of the token after them are
+//! handled (the rule of `syntax::incremental`'s window), and the next piece starts with the first game left.
 //!
 //! Lines are counted only where a game's first line is asked for (to print its diagnostics):
 //! on one worker from the last line known, carried from segment to segment; a segment parsed
@@ -215,7 +215,7 @@ where
             return Ok(());
         }
         if stopped == first_game {
-            // Not one game with the line after it: a longer piece.
+            // Not one game with the line of the token after it: a longer piece.
             len *= 2;
             continue;
         }
@@ -243,7 +243,7 @@ struct Piece<'t> {
     /// The line of the whole text on which it starts.
     first_line: u32,
     /// Whether the text ends with the piece: else a game is handled only if the piece holds
-    /// the whole line after it, and the rest is left for the next piece.
+    /// the whole line of the token after it, and the rest is left for the next piece.
     text_ends: bool,
 }
 
@@ -359,7 +359,8 @@ struct Segment<R> {
     start: usize,
     /// Where its last game ends.
     end: usize,
-    /// Whether it stopped before a game that the piece does not hold with the line after it.
+    /// Whether it stopped before a game that the piece does not hold with the line of the
+    /// token after it.
     stopped_before_end: bool,
     /// The last line known, if any.
     lines: Option<Cursor>,
@@ -370,7 +371,7 @@ impl<R> Segment<R> {
     /// Parse and handle the games of `piece` from `start` (a game boundary, or a cut believed
     /// to be one) until the first game boundary at or past `end`, or until
     /// [`MAX_GAMES_PER_SEGMENT`] games, or until a game the piece does not hold with the line
-    /// after it (unless the text ends with the piece); `lines` is a line known at or before
+    /// of the token after it (unless the text ends with the piece); `lines` is a line known at or before
     /// `start`, if any, and `line_breaks` the piece's, once counted.
     fn parse(
         piece: Piece<'_>,
@@ -393,8 +394,9 @@ impl<R> Segment<R> {
         while at < end && results.len() < MAX_GAMES_PER_SEGMENT {
             let game = parse_game(&text[at..]);
             let game_end = at + game.len as usize;
-            // What follows the game's end up to the next line break decides where it ends.
-            if !piece.text_ends && memchr::memchr(b'\n', &text.as_bytes()[game_end..]).is_none() {
+            // The token after the game, up to its line break, decides where the game ends.
+            let lookahead = at + game.lookahead as usize;
+            if !piece.text_ends && memchr::memchr(b'\n', &text.as_bytes()[lookahead..]).is_none() {
                 stopped_before_end = true;
                 break;
             }

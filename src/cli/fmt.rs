@@ -210,8 +210,9 @@ impl<'a> KeptReporter<'a> {
             }
             KeepReason::NotNumbered => (
                 game.start as usize,
-                "its moves could not be numbered: text stands before its first move, or a move \
-                 number written after a move that cannot be played on disagrees with the count"
+                "its moves could not be numbered: text stands before its first move, a move \
+                 number stands before no move, or one written at or after a move that cannot be \
+                 played disagrees with the count"
                     .to_owned(),
             ),
             KeepReason::NotAGame => (

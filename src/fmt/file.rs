@@ -10,9 +10,10 @@
 //!   marker, or one kept as it is (an unclosed comment runs to the next tag pair), only at a tag
 //!   pair, which a formatted game may no longer have (reduced export format): checked by parsing
 //!   the joint;
-//! - commentary never starts a game (the parser gives it to the game before), so a formatted
-//!   game without tags whose text opens with commentary (`{ c } 1. e4`, once a move number
-//!   before the comment is dropped) cannot follow another game.
+//! - commentary starts a game only on a line after the termination marker of the game before,
+//!   and only when movetext follows it (else the parser gives it to the game before): a game
+//!   without tags whose text opens with commentary (`{ c } 1. e4`) is checked by parsing it
+//!   after a marker.
 //!
 //! A UTF-8 byte order mark at the start of the text is kept.
 
@@ -209,9 +210,11 @@ impl Joiner {
     pub fn join<'a>(&mut self, source: &'a str, start: u32, alone: AloneGame) -> FormattedGame<'a> {
         let AloneGame { output, mut has_movetext, source_has_movetext, open_ended } = alone;
         let mut formatted = FormattedGame { start, source, output };
-        let joins_previous = match &formatted.output {
-            GameOutput::Formatted(out) if self.started && opens_with_commentary(out) => true,
-            _ => self.previous.as_deref().is_some_and(|p| !joins_cleanly(p, formatted.text())),
+        let text = formatted.text();
+        let joins_previous = match self.previous.as_deref() {
+            Some(previous) => !joins_cleanly(previous, text),
+            // The game before ends with its termination marker and an empty line.
+            None => self.started && opens_with_commentary(text) && !joins_cleanly("*\n\n", text),
         };
         if joins_previous {
             formatted.output = GameOutput::Kept(KeepReason::WouldJoinPrevious);

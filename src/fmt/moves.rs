@@ -5,7 +5,7 @@
 use shakmaty::Color;
 use shakmaty::san::SanPlus;
 
-use crate::chess::{self, MoveVisit, WrittenNumber};
+use crate::chess::{self, MoveVisit, PendingNumber, WrittenNumber};
 use crate::syntax::{Game, NodeKind};
 
 /// One move node as replayed.
@@ -34,43 +34,46 @@ impl MoveFact {
 /// recomputes them) to `each` in order, by its index in `game.nodes`, with the facts of a move
 /// node as the replay found them (`None` for other nodes, and for a move the replay did not
 /// reach). Returns whether the game's moves can be numbered: whether the replay reached every
-/// move node, and every move number written after a move the replay could not play, in the
-/// same line, fits the number it counted. Else the game is to be left as it is rather than
-/// misnumbered: the words before a game's first move number that the replay reads as text,
-/// not moves (`Hello 1. c4 c5`), are not reached; after a word that is no move
-/// (`1. e4 Hello 3. Nf3`), the count is a guess that the written numbers contradict. Nodes are
-/// passed as the replay goes, so that nothing is kept per move.
+/// move node, every move number written before a move the replay could not play fits the
+/// number it counted, and every move number stands before a move. Else the game is to be left
+/// as it is rather than misnumbered or stripped of text: the words before a game's first move
+/// number that the replay reads as text, not moves (`Hello 1. c4 c5`), are not reached; at a
+/// move that cannot be played, and after it, the count is a guess that a written number may
+/// contradict (`1. e4 Hello 3. Nf3`, or `2. Nf3 3. Bc4` where Black's second move is missing);
+/// and a number before no move (`12.03.2024`, `2.` before the result) would be deleted. Nodes
+/// are passed as the replay goes, so that nothing is kept per move.
 pub(crate) fn walk(game: &Game, src: &str, mut each: impl FnMut(usize, Option<&MoveFact>)) -> bool {
     let mut numbered = true;
-    let mut written_number = None;
-    // For the line being walked and each line it is a variation of: whether a move of it could
-    // not be played (the numbers after it are counted, not known).
-    let mut broken = vec![false];
+    // The move number waiting for its move in the line being walked and in each line it is a
+    // variation of.
+    let mut lines = vec![PendingNumber::default()];
+    let text = |n: usize| src[game.nodes[n].range].as_bytes();
     let mut pass = |i: usize, fact: Option<&MoveFact>| {
-        let kind = game.nodes[i].kind;
-        match kind {
-            NodeKind::MoveNumber => written_number = Some(i),
-            NodeKind::VariationStart => broken.push(false),
-            NodeKind::VariationEnd if broken.len() > 1 => {
-                broken.pop();
+        let node = game.nodes[i];
+        let variation = lines.len() > 1;
+        let line = lines.last_mut().expect("the main line is never popped");
+        match node.kind {
+            NodeKind::MoveNumber => numbered &= line.number(i, text).is_none(),
+            NodeKind::VariationStart => lines.push(PendingNumber::default()),
+            NodeKind::VariationEnd if variation => {
+                numbered &= line.end(text).is_none();
+                lines.pop();
             }
+            NodeKind::Result => numbered &= line.end(text).is_none(),
             NodeKind::Move | NodeKind::NullMove => {
-                let number = written_number.take();
-                let line_broken = broken.last_mut().expect("the main line is never popped");
+                let number = line.take();
                 match fact {
                     None => numbered = false,
-                    Some(f) if f.san.is_none() && *line_broken => {
-                        let text = |n: usize| src[game.nodes[n].range].as_bytes();
+                    Some(f) if f.san.is_none() => {
                         let written = number.and_then(|n| WrittenNumber::read(text(n)));
                         numbered &= written.is_none_or(|w| w.fits(f.fullmove, f.turn));
                     }
-                    Some(f) if f.san.is_none() => *line_broken = true,
                     Some(_) => {}
                 }
             }
             _ => {}
         }
-        if kind != NodeKind::MoveNumber {
+        if node.kind != NodeKind::MoveNumber {
             each(i, fact);
         }
     };
@@ -91,5 +94,5 @@ pub(crate) fn walk(game: &Game, src: &str, mut each: impl FnMut(usize, Option<&M
     for i in next..game.nodes.len() {
         pass(i, None);
     }
-    numbered
+    numbered && lines.iter_mut().all(|line| line.end(text).is_none())
 }

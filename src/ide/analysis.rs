@@ -21,6 +21,9 @@ use crate::text::{self, TextRange};
 pub struct GameAnalysis {
     /// The game's length in bytes.
     pub len: u32,
+    /// Where the token after the game starts, from its start ([`Game::lookahead`]): the text
+    /// to read, up to that token's line break, to parse the game again as the whole text does.
+    pub lookahead: u32,
     /// The line breaks in the game's text (`\n`, `\r\n` or a lone `\r`).
     pub line_breaks: u32,
     /// Whether the text ends with a line break, so that the next game starts a line.
@@ -71,7 +74,13 @@ impl GameAnalysis {
         // line, never inside a line break: the breaks of a document are those of its games.
         let line_breaks = text::line_break_count(src);
         let ends_line = src.ends_with(['\n', '\r']);
-        GameAnalysis { len: game.len, line_breaks, ends_line, diagnostics }
+        GameAnalysis {
+            len: game.len,
+            lookahead: game.lookahead,
+            line_breaks,
+            ends_line,
+            diagnostics,
+        }
     }
 }
 
@@ -335,6 +344,23 @@ mod tests {
         a.apply_edit(&new.as_str(), edit);
         let fresh = DocumentAnalysis::new(&new);
         assert_eq!(fresh.games().next().unwrap().1.len as usize, old.len());
+        assert!(a.games().eq(fresh.games()));
+    }
+
+    /// A game's end can depend on text past the line after it: commentary after its
+    /// termination marker opens the next game only if moves follow it. Closing the comment
+    /// ends the first game before it.
+    #[test]
+    fn a_comment_closed_after_a_marker_ends_the_game_before_it() {
+        let old = "1. e4 *\n{\nnote\n\n1. d4 *\n";
+        let mut a = DocumentAnalysis::new(old);
+        assert_eq!(a.game_count(), 1);
+        let at = old.find("note").unwrap() + 4;
+        let new = format!("{}}}{}", &old[..at], &old[at..]);
+        let edit = Edit { old_start: at as u32, old_end: at as u32, inserted_len: 1 };
+        a.apply_edit(&new.as_str(), edit);
+        let fresh = DocumentAnalysis::new(&new);
+        assert_eq!(fresh.games().map(|(start, _)| start).collect::<Vec<_>>(), [0, 8]);
         assert!(a.games().eq(fresh.games()));
     }
 

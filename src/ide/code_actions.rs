@@ -134,7 +134,10 @@ fn quick_fixes(fixable: Fixable, range: TextRange, of_file: bool) -> Vec<CodeAct
                 });
             }
             if diagnostic.code == Code::MoveNumber {
-                let numbers = game.diagnostics.iter().filter(|d| d.code == Code::MoveNumber);
+                let numbers = game
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.code == Code::MoveNumber && !d.fixes.is_empty());
                 let all: Vec<Diagnostic> = numbers.map(|d| d.shifted(start)).collect();
                 if all.len() > 1 {
                     actions.push(fix_together("Renumber the whole game".to_owned(), all));

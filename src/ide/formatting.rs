@@ -5,11 +5,11 @@
 //! unchanged games give none, and a large document is never replaced whole.
 //!
 //! For a range, the formatter reads from a game before the range that has moves or a marker
-//! (the games before it cannot change how the later ones are printed) to the line after the
-//! last game in the range (where that game's end is decided).
+//! (the games before it cannot change how the later ones are printed) to the line of the token
+//! after the last game in the range (where that game's end is decided).
 //!
 //! The text is read a window of whole games at a time (about [`WINDOW_BYTES`]), with the line
-//! after the window's last game, so that the games are parsed as in the whole text while a
+//! of the token after the window's last game, so that the games are parsed as in the whole text while a
 //! document held as a rope is never copied whole; the edits are handed out as they are found.
 
 use crate::fmt::{FormatOptions, GameOutput, Joiner};
@@ -67,6 +67,8 @@ pub fn for_each_format_edit(
 ) -> Result<Formatting, Cancelled> {
     let games: Vec<TextRange> =
         analysis.games().map(|(start, g)| TextRange::new(start, start + g.len)).collect();
+    // Where the token after each game starts: the parser reads its line to end the game.
+    let lookaheads: Vec<u32> = analysis.games().map(|(start, g)| start + g.lookahead).collect();
     let wanted = match range {
         None => 0..games.len(),
         Some(range) => {
@@ -87,9 +89,11 @@ pub fn for_each_format_edit(
     let from = context_start(text, &games, wanted.start);
     let first = games[wanted.start].start;
     let mut joiner = Joiner::default();
+    let mut next = from;
     for window in windows(&games[from..wanted.end], window_bytes) {
         let (start, end) = (window[0].start, window[window.len() - 1].end);
-        let slice = text.read(start as usize, line_end_after(text, end as usize));
+        next += window.len();
+        let slice = text.read(start as usize, line_end_after(text, lookaheads[next - 1] as usize));
         for (offset, game) in parse_games(&slice) {
             if cancelled() {
                 return Err(Cancelled);

@@ -216,7 +216,14 @@ mod tests {
     use crate::syntax::GameOffsets;
 
     fn entry(len: u32) -> Entry {
-        Entry::new(GameAnalysis { len, line_breaks: 0, ends_line: false, diagnostics: Vec::new() })
+        let diagnostics = Vec::new();
+        Entry::new(GameAnalysis {
+            len,
+            lookahead: len,
+            line_breaks: 0,
+            ends_line: false,
+            diagnostics,
+        })
     }
 
     fn lens(list: &GameList) -> Vec<u32> {

@@ -30,36 +30,43 @@ pub fn for_each_game(
     range: Option<TextRange>,
     mut visit: impl FnMut(ParsedGame<'_>),
 ) {
-    let games: Vec<(usize, u32, u32)> = match range {
-        None => analysis.games().enumerate().map(|(i, (s, g))| (i, s, g.len)).collect(),
+    // Each game's index, start, length and lookahead.
+    let games: Vec<(usize, u32, u32, u32)> = match range {
+        None => {
+            analysis.games().enumerate().map(|(i, (s, g))| (i, s, g.len, g.lookahead)).collect()
+        }
         Some(range) => {
             let first = analysis.games().position(|(s, g)| s + g.len > range.start);
             let first = first.unwrap_or(analysis.game_count().saturating_sub(1));
-            analysis.games_in(range).enumerate().map(|(i, (s, g))| (first + i, s, g.len)).collect()
+            let games = analysis.games_in(range).enumerate();
+            games.map(|(i, (s, g))| (first + i, s, g.len, g.lookahead)).collect()
         }
     };
     let mut block = String::new();
     let mut next = 0;
     while next < games.len() {
-        // A block of whole games, and the line after the last one: the parser looks that far
-        // to know where a game ends (`syntax::parse_game_at` explains why).
-        let (_, block_start, _) = games[next];
+        // A block of whole games, and the line of the token after the last one: the parser
+        // looks that far to know where a game ends (`syntax::parse_game_at` explains why).
+        let (_, block_start, _, _) = games[next];
         let mut end = next;
         let mut block_end = block_start as usize;
+        let mut lookahead = block_end;
         while end < games.len() && block_end - block_start as usize <= BLOCK {
-            block_end = (games[end].1 + games[end].2) as usize;
+            let (_, start, len, game_lookahead) = games[end];
+            (block_end, lookahead) = ((start + len) as usize, (start + game_lookahead) as usize);
             end += 1;
         }
         block.clear();
         block.push_str(&text.read(block_start as usize, block_end));
         while block_start as usize + block.len() < text.len()
-            && memchr::memchr(b'\n', &block.as_bytes()[block_end - block_start as usize..])
-                .is_none()
+            && (block_start as usize + block.len() <= lookahead
+                || memchr::memchr(b'\n', &block.as_bytes()[lookahead - block_start as usize..])
+                    .is_none())
         {
             let at = block_start as usize + block.len();
             text.read_into(at, at + 4096, &mut block);
         }
-        for &(index, start, len) in &games[next..end] {
+        for &(index, start, len, _) in &games[next..end] {
             let from = (start - block_start) as usize;
             let game = parse_game(&block[from..]);
             debug_assert_eq!(game.len, len, "the analysis agrees with the text");

@@ -82,7 +82,7 @@ codes! {
     NonCanonicalSan = "non-canonical-san", Warning, "An accepted but non-standard way of writing a move (0-0, LAN, figurines, lowercase pieces, another language's piece letters, missing x, ...); the fix writes the canonical SAN.";
     CheckSuffix = "check-suffix", Warning, "A check (+) or mate (#) sign that is missing, superfluous or wrong.";
     NullMove = "null-move", Warning, "A null move (-- or Z0), which is no legal chess move.";
-    MoveNumber = "move-number", Warning, "A move number that does not match the position, or a White number before a Black move.";
+    MoveNumber = "move-number", Warning, "A move number that does not match the position, a White number before a Black move, or a number before no move.";
     ResultMismatch = "result-mismatch", Error, "The Result tag differs from the game termination marker.";
     ResultContradictsPosition = "result-contradicts-position", Error, "The game ends in checkmate, stalemate or a win or draw by its variant's rules (antichess, atomic, ...) but the termination marker (or, without one, the Result tag) says otherwise.";
     MissingResult = "missing-result", Warning, "A game without a termination marker (1-0, 0-1, 1/2-1/2 or *).";

@@ -2,13 +2,15 @@
 //! up to the first old game boundary that lines up again are parsed; the rest are kept.
 //!
 //! The game before the edited one is reparsed too because where a game ends depends on the
-//! first line of the next game.
+//! start of the next game: its first token, or the first after the commentary that opens it
+//! ([`Game::lookahead`]).
 //!
 //! The new text is read through a window that grows as needed ([`TextSource`]), so a document
 //! held as a rope is never copied whole. A game parsed from a window is accepted only when the
-//! window also holds the whole line after the game's end (or reaches the end of the text): that
-//! line is everything beyond the game the parser looks at to decide where the game ends (the
-//! first token of the next game, or the tag line that stops an unterminated comment).
+//! window also holds the whole line of the token after it (or reaches the end of the text):
+//! that is everything beyond the game the parser looks at to decide where the game ends (the
+//! tag line or movetext that begins the next game, the tag line that stops an unterminated
+//! comment).
 
 use super::parser::parse_game;
 use super::tree::Game;
@@ -147,15 +149,16 @@ pub fn reparse(old: &dyn GameStarts, new_text: &dyn TextSource, edit: Edit) -> S
         }
         let game = parse_game(&window.text[pos..]);
         let end = pos + game.len as usize;
-        if !window.holds_line_after(end) {
+        let lookahead = pos + game.lookahead as usize;
+        if !window.holds_line_after(lookahead) {
             window.grow(pos);
             continue;
         }
-        // The line after the game is all the parse saw beyond it: when its line break is
+        // The line of the token after the game ends what the parse saw: when its line break is
         // before the edit, so was everything the game was parsed from.
         if unchanged == inserted.len()
-            && memchr::memchr(b'\n', &window.text.as_bytes()[end..])
-                .is_some_and(|i| origin + end + i < edit.old_start as usize)
+            && memchr::memchr(b'\n', &window.text.as_bytes()[lookahead..])
+                .is_some_and(|i| origin + lookahead + i < edit.old_start as usize)
         {
             unchanged += 1;
         }
@@ -190,7 +193,7 @@ pub fn parse_game_at(text: &dyn TextSource, start: usize) -> (Game, String) {
     loop {
         window.grow(0);
         let game = parse_game(&window.text);
-        if window.holds_line_after(game.len as usize) {
+        if window.holds_line_after(game.lookahead as usize) {
             window.text.truncate(game.len as usize);
             return (game, window.text);
         }
@@ -209,10 +212,10 @@ impl Window<'_> {
         self.origin + self.text.len() >= self.source.len()
     }
 
-    /// Whether a game ending at `end` (relative) can be trusted: the window holds the line
-    /// that starts there up to its line break, or reaches the end of the text.
-    fn holds_line_after(&self, end: usize) -> bool {
-        self.reaches_end() || memchr::memchr(b'\n', &self.text.as_bytes()[end..]).is_some()
+    /// Whether a game whose token after it starts at `lookahead` (relative) can be trusted:
+    /// the window holds that token's line up to its line break, or reaches the end of the text.
+    fn holds_line_after(&self, lookahead: usize) -> bool {
+        self.reaches_end() || memchr::memchr(b'\n', &self.text.as_bytes()[lookahead..]).is_some()
     }
 
     /// Read more text: at least as much again as the game being parsed from `game_start` has

@@ -8,7 +8,9 @@
 //!   new game (tag-only games written back to back);
 //! - after a top-level termination marker, the first movetext token on a later line begins a new
 //!   game (headerless games written back to back), unless it is a `%` after other text on its
-//!   line, which would open the new game as an escape line (commentary).
+//!   line, which would open the new game as an escape line (commentary); commentary on the lines
+//!   between them opens the new game (§8.2.6: the marker ends the game), and the game before is
+//!   read again without it.
 //!
 //! Games begin at the start of their first line when only blanks stand before it there.
 
@@ -28,7 +30,28 @@ const TAGS_CAPACITY: usize = 16;
 
 /// Parse the game that starts at the beginning of `text`.
 pub fn parse_game(text: &str) -> Game {
-    Parser::new(text).run()
+    let mut text = text;
+    let mut lookahead = None;
+    loop {
+        match Parser::new(text).run() {
+            Ran::Game(game) => {
+                return Game { lookahead: lookahead.unwrap_or(game.lookahead), ..game };
+            }
+            // The game read commentary that opens the next one: read it again without (a
+            // shorter text each time).
+            Ran::Reread { end, lookahead: at } => {
+                text = &text[..end as usize];
+                lookahead.get_or_insert(at);
+            }
+        }
+    }
+}
+
+/// What a parser's run gives: its game, or where the game ends before the commentary that
+/// opens the next one (which the parse read into the game), and the token after that.
+enum Ran {
+    Game(Game),
+    Reread { end: u32, lookahead: u32 },
 }
 
 /// The games of a whole text with their start offsets, in order.
@@ -68,6 +91,9 @@ struct Parser<'a> {
     in_movetext: bool,
     /// Where the line of the top-level termination marker ends, once it is seen.
     result_line_end: Option<u32>,
+    /// The start of the line of the first commentary after the marker's line: where a game
+    /// that follows without tags begins.
+    commentary_after_result: Option<u32>,
     after_result_reported: bool,
     open: Vec<OpenVariation>,
     /// A termination marker met inside a variation: its node and its diagnostic (when
@@ -134,6 +160,7 @@ impl<'a> Parser<'a> {
             last_significant: TextRange::default(),
             in_movetext: false,
             result_line_end: None,
+            commentary_after_result: None,
             after_result_reported: false,
             open: Vec::new(),
             result_in_variation: None,
@@ -206,8 +233,9 @@ impl<'a> Parser<'a> {
         self.push(Diagnostic::new(code, range, message));
     }
 
-    fn run(mut self) -> Game {
+    fn run(mut self) -> Ran {
         let mut end = self.src.len() as u32;
+        let mut lookahead = end;
         loop {
             let kind = self.tok().kind;
             let step = match kind {
@@ -234,10 +262,15 @@ impl<'a> Parser<'a> {
             };
             if let Step::EndAt(at) = step {
                 end = at;
+                lookahead = self.tok().range.start;
                 break;
             }
         }
-        self.finish(end)
+        if self.commentary_after_result == Some(end) {
+            return Ran::Reread { end, lookahead };
+        }
+        let game = self.finish(end);
+        Ran::Game(Game { lookahead, ..game })
     }
 
     /// The start of `tok`'s line if only blanks stand before it on that line.
@@ -737,9 +770,16 @@ impl<'a> Parser<'a> {
                     | TokenKind::LineComment
                     | TokenKind::Escape
             );
+            if comment && tok.range.start > line_end && self.commentary_after_result.is_none() {
+                let line_start = self.line_start_before(tok).unwrap_or(tok.range.start);
+                self.commentary_after_result = Some(line_start);
+            }
             if !comment && self.open.is_empty() {
                 if tok.range.start > line_end {
-                    let boundary = self.boundary_before(tok);
+                    let boundary = match self.commentary_after_result {
+                        Some(line_start) => line_start,
+                        None => self.boundary_before(tok),
+                    };
                     // A `%` after other text on its line would open a game of its own as an
                     // escape line (§6), commentary, which never starts a game: it stays here.
                     let escape_at_start = boundary == tok.range.start
@@ -1043,14 +1083,13 @@ impl<'a> Parser<'a> {
 
     /// A variation without moves, from its start node to its `)` at `close`. The fix removes
     /// it, but never a comment: a variation holding only comments gives way to them, and one
-    /// holding anything else but move numbers (a NAG, a `;` comment) has no certain fix.
+    /// holding anything else (a NAG, a `;` comment, a number such as the `3` of `(3)`, which
+    /// the replay reports as numbering no move) has no certain fix.
     #[cold]
     fn empty_variation(&mut self, start_node: usize, close: TextRange) {
         let range = TextRange::new(self.game.nodes[start_node].range.start, close.end);
         let inside = &self.game.nodes[start_node + 1..];
-        let removable = |kind| {
-            matches!(kind, NodeKind::VariationStart | NodeKind::VariationEnd | NodeKind::MoveNumber)
-        };
+        let removable = |kind| matches!(kind, NodeKind::VariationStart | NodeKind::VariationEnd);
         let comments: Vec<&str> = inside
             .iter()
             .filter(|n| n.kind == NodeKind::Comment)

@@ -171,6 +171,10 @@ pub struct TagSectionNote {
 pub struct Game {
     /// The game's length in bytes; the next game starts right after.
     pub len: u32,
+    /// Where the token after the game starts (from the game's start): the parser read on to it
+    /// to find where the game ends. It is the next game's first token, or the first after the
+    /// commentary that opens a game without tags; the game's length at the end of the text.
+    pub lookahead: u32,
     pub tags: Vec<Tag>,
     pub tag_notes: Vec<TagSectionNote>,
     pub nodes: Vec<Node>,
