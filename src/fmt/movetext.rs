@@ -104,7 +104,12 @@ impl Builder<'_> {
             NodeKind::Comment | NodeKind::LineComment | NodeKind::Escape => {
                 self.commentary(kind, text)
             }
-            NodeKind::Result => self.word(standard_marker(text)),
+            NodeKind::Result => {
+                self.word(standard_marker(text));
+                // Commentary after the marker stays on its line: on a later line it would open
+                // the next game (the parser's rule).
+                self.sep = Sep::Tie;
+            }
             NodeKind::Unexpected => self.word(text),
         }
     }

@@ -1055,9 +1055,12 @@ impl<'a> Parser<'a> {
                     .iter()
                     .any(|d| d.code == Code::MalformedTag && d.range.end >= content_end);
             if !broken_tag_last {
-                let separator = if own_line { '\n' } else { ' ' };
-                let fix =
-                    TextEdit::new(TextRange::empty(content_end), format!("{separator}{marker}"));
+                let fix = if self.in_movetext {
+                    let separator = if own_line { '\n' } else { ' ' };
+                    TextEdit::new(TextRange::empty(content_end), format!("{separator}{marker}"))
+                } else {
+                    self.marker_after_tags(content_end, end, &marker)
+                };
                 diagnostic = diagnostic.with_fix(format!("Add {marker}"), vec![fix]);
             }
             self.push(diagnostic);
@@ -1070,6 +1073,23 @@ impl<'a> Parser<'a> {
         let summaries = std::mem::take(&mut self.limit).summaries();
         self.game.diagnostics.extend(summaries);
         self.game
+    }
+
+    /// The insertion of `marker` into a game of tags alone whose last one ends at
+    /// `content_end`: on a line of its own after an empty line (§8.1), at the start of the
+    /// line after the tags, where missing tags would go too. The two fixes then collide, and a
+    /// fix-all adds the tags first and the marker in its next round, after them; put on the
+    /// last tag's line, the marker would come before the added tags, which would then start a
+    /// game of their own.
+    fn marker_after_tags(&self, content_end: u32, end: u32, marker: &str) -> TextEdit {
+        let rest = &self.src.as_bytes()[content_end as usize..end as usize];
+        match memchr::memchr(b'\n', rest) {
+            Some(i) => {
+                let next_line = TextRange::empty(content_end + i as u32 + 1);
+                TextEdit::new(next_line, format!("\n{marker}\n"))
+            }
+            None => TextEdit::new(TextRange::empty(content_end), format!("\n\n{marker}")),
+        }
     }
 
     /// The termination marker to add to a game without one: its Result tag's, or `*`.
