@@ -6,7 +6,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::{Color, Move, Position as _};
 
 use crate::chess::{self, Position};
-use crate::syntax::Game;
+use crate::syntax::{Game, NodeKind};
 
 /// What a replay says about one move.
 pub struct PlayedMove {
@@ -20,6 +20,8 @@ pub struct PlayedMove {
     pub before: Option<Position>,
     /// The move and its canonical SAN when it is legal.
     pub played: Option<(Move, SanPlus)>,
+    /// Whether it is a null move (`--`, `Z0`), which passes the turn.
+    pub null_move: bool,
 }
 
 impl PlayedMove {
@@ -32,8 +34,12 @@ impl PlayedMove {
         }
     }
 
-    /// The position after the move, when it is legal.
+    /// The position after the move, when it is legal, or after a null move passing the turn
+    /// (not when in check).
     pub fn after(&self) -> Option<Position> {
+        if self.null_move {
+            return chess::pass(self.before.clone()?);
+        }
         let (m, _) = self.played.as_ref()?;
         let mut pos = self.before.clone()?;
         pos.play_unchecked(*m);
@@ -58,6 +64,7 @@ pub fn replay_moves(
                 depth: v.depth,
                 before: v.before(),
                 played: v.played,
+                null_move: game.nodes[v.node].kind == NodeKind::NullMove,
             });
         }
     });

@@ -92,7 +92,7 @@ fn board_in_game(game: &Game, src: &str, offset: u32, orientation: Color) -> Opt
     let mut illegal_move = None;
     for mv in &moves {
         let written = &src[game.nodes[mv.node].range];
-        match position_after(game, mv) {
+        match mv.after() {
             Some(after) => {
                 last_move = Some(shown_move(game, mv, written));
                 pos = after;
@@ -135,15 +135,6 @@ fn line_to(game: &Game, offset: u32) -> (Vec<usize>, u32) {
         }
     }
     (path, open.len() as u32)
-}
-
-/// The position after a move: a legal move played, or a null move passing the turn (not when
-/// in check). `None` for a move that cannot be played.
-fn position_after(game: &Game, mv: &PlayedMove) -> Option<Position> {
-    if game.nodes[mv.node].kind == NodeKind::NullMove {
-        return chess::pass(mv.before.clone()?);
-    }
-    mv.after()
 }
 
 fn shown_move(game: &Game, mv: &PlayedMove, written: &str) -> ShownMove {
