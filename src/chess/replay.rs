@@ -241,9 +241,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         for (i, node) in self.game.nodes.iter().enumerate() {
             match node.kind {
                 NodeKind::MoveNumber => {
-                    let text_of =
-                        |n: usize| &self.src.as_bytes()[self.game.nodes[n].range.to_usize()];
-                    if let Some(left) = line.number.number(i, text_of) {
+                    if let Some(left) = line.number.number(i, |n| self.node_bytes(n)) {
                         self.report_unnumbered(left);
                     }
                 }
@@ -630,10 +628,14 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         );
     }
 
+    /// The text of node `n`, as bytes (a `str` slice would check its ends).
+    fn node_bytes(&self, n: usize) -> &'a [u8] {
+        &self.src.as_bytes()[self.game.nodes[n].range.to_usize()]
+    }
+
     /// The end of `line`: a move number indication waiting there numbers no move.
     fn end_line<P>(&mut self, line: &mut Line<P>) {
-        let text_of = |n: usize| &self.src.as_bytes()[self.game.nodes[n].range.to_usize()];
-        if let Some(left) = line.number.end(text_of) {
+        if let Some(left) = line.number.end(|n| self.node_bytes(n)) {
             self.report_unnumbered(left);
         }
     }
@@ -659,8 +661,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
     /// to make (one with no digits fits any).
     #[inline(always)]
     fn number_fits<P>(&self, n: usize, line: &Line<P>) -> bool {
-        let range = self.game.nodes[n].range;
-        WrittenNumber::read(&self.src.as_bytes()[range.to_usize()])
+        WrittenNumber::read(self.node_bytes(n))
             .is_none_or(|written| written.fits(line.fullmove, line.turn))
     }
 
