@@ -518,10 +518,11 @@ fn insert_line_after(after: TextRange, src: &str, line: &str) -> TextEdit {
 
 /// The range of the game's first content: its opening commentary or its first movetext node.
 fn first_content(game: &Game) -> TextRange {
-    let first_node = game.nodes.iter().find(|n| n.kind != NodeKind::VariationEnd).map(|n| n.range);
-    // Commentary before the movetext of a game without tags opens it: the tags go before it.
+    // Commentary before the movetext (in a game without tags, all its tag-section notes)
+    // opens the game: the tags go before it.
     let first_note = game.tag_notes.first().map(|n| n.range);
-    first_note.into_iter().chain(first_node).min_by_key(|r| r.start).unwrap_or_default()
+    let first_node = || game.nodes.iter().find(|n| n.kind != NodeKind::VariationEnd);
+    first_note.or_else(|| first_node().map(|n| n.range)).unwrap_or_default()
 }
 
 #[cfg(test)]
