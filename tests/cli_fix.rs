@@ -115,3 +115,19 @@ fn a_latin1_file_stays_latin1() {
     assert!(remaining.contains("warning[not-utf8]"), "{remaining}");
     assert!(remaining.contains("&#8723;"), "{remaining}");
 }
+
+/// The lines fixes add to a file whose first line ends with CRLF end with CRLF too: the file
+/// fixed is the LF file fixed, with CRLF.
+#[test]
+fn a_crlf_file_keeps_its_line_breaks() {
+    let text = "[Event \"e\"]\n\n1. e4 e5 2. Nf3 Nc6 4. Bc4 *\n\n1. d4 {a\nb} *\n";
+    let dir = folder_with("lf.pgn", text.as_bytes());
+    std::fs::write(dir.path().join("crlf.pgn"), text.replace('\n', "\r\n")).unwrap();
+    let lf = fix(dir.path(), &["lf.pgn"], b"");
+    let crlf = fix(dir.path(), &["crlf.pgn"], b"");
+    assert_eq!(crlf.stderr, lf.stderr.replace("lf.pgn", "crlf.pgn"));
+    let lf = std::fs::read_to_string(dir.path().join("lf.pgn")).unwrap();
+    assert!(lf.contains("[Site \"?\"]\n") && lf.contains("3. Bc4"), "{lf}");
+    let crlf = std::fs::read_to_string(dir.path().join("crlf.pgn")).unwrap();
+    assert_eq!(crlf, lf.replace('\n', "\r\n"));
+}

@@ -206,6 +206,14 @@ fn normal_reason(
         return "a pawn promotes to a queen, a rook, a bishop or a knight".to_owned();
     }
     let target_enemy = pos.them().contains(to) || pos.maybe_ep_square() == Some(to);
+    // A pawn reaches another file only by capturing, and a capture names the pawn's file
+    // (§8.2.3.3): `d5` for `exd5`.
+    if role == Role::Pawn && !capture && reachers.into_iter().all(|s| s.file() != to.file()) {
+        let promoted = promotion.map_or(String::new(), |p| format!("={}", p.upper_char()));
+        let captures: Vec<String> =
+            reachers.into_iter().map(|s| format!("{}x{to}{promoted}", s.file().char())).collect();
+        return format!("a pawn goes to {to} only by capturing: write {}", list(&captures, "or"));
+    }
     if capture && !target_enemy {
         return format!("there is nothing to capture on {to}");
     }

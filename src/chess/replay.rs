@@ -374,7 +374,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
             && !matches!(text.as_bytes()[0], b'P' | b'@');
         if as_written {
             if written.suffix != canonical.suffix {
-                self.report_check_suffix(range, text, written.suffix, canonical, won_by);
+                self.report_check_suffix(range, text, written.suffix, canonical, won_by, None);
             }
         } else {
             self.judge_notation(range, text, &written, how, canonical, won_by);
@@ -401,7 +401,12 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         let pos: &P = line.pos.as_deref().expect("judged lines have a position");
         let (code, message) = match error {
             SanError::AmbiguousSan => (Code::AmbiguousMove, explain::ambiguous(text, san, pos)),
-            SanError::IllegalSan => (Code::IllegalMove, explain::illegal(text, san, pos)),
+            // A move given by its from-square (`f1-b6`) is explained as a move of the piece
+            // standing there, as it was tried.
+            SanError::IllegalSan => {
+                let tried = from_square_reading(san, pos).unwrap_or(san);
+                (Code::IllegalMove, explain::illegal(text, tried, pos))
+            }
         };
         self.push(Diagnostic::new(code, self.game.nodes[i].range, message));
         self.break_line(i, depth, line)
@@ -578,7 +583,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
             return;
         }
         if same_san {
-            self.report_check_suffix(range, text, written.suffix, canonical, won_by);
+            self.report_check_suffix(range, text, written.suffix, canonical, won_by, None);
             return;
         }
         let fixed = super::san_plus_text(canonical);
@@ -595,10 +600,18 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
             Diagnostic::new(Code::NonCanonicalSan, range, message)
                 .with_fix(format!("Write {fixed}"), fix),
         );
+        // A wrong check or mate sign is told apart too, so that it is seen where the notation
+        // is accepted (`--ignore non-canonical-san`); its own fix mends only the sign.
+        if written.suffix != canonical.suffix {
+            let move_as_written = text.trim_end_matches(['+', '#', '\u{2795}']);
+            let (suffix, keep) = (written.suffix, Some(move_as_written));
+            self.report_check_suffix(range, text, suffix, canonical, won_by, keep);
+        }
     }
 
-    /// A legal move in canonical SAN whose check or mate sign is missing, superfluous or wrong;
-    /// `won_by` is the variant by whose rules the move wins, if it does.
+    /// A legal move whose check or mate sign is missing, superfluous or wrong; `won_by` is the
+    /// variant by whose rules the move wins, if it does. The fix writes the canonical SAN, or
+    /// `keep`, the move as written without its sign, with the right sign.
     #[cold]
     fn report_check_suffix(
         &mut self,
@@ -607,8 +620,14 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         written: Option<Suffix>,
         canonical: SanPlus,
         won_by: Option<Variant>,
+        keep: Option<&str>,
     ) {
-        let fixed = super::san_plus_text(canonical);
+        let fixed = match keep {
+            Some(move_text) => {
+                move_text.chars().chain(canonical.suffix.map(Suffix::char)).collect()
+            }
+            None => super::san_plus_text(canonical),
+        };
         let message = match (written, canonical.suffix) {
             (_, None) => format!("{text}: the move gives no check; write {fixed}"),
             (_, Some(Suffix::Checkmate)) => match won_by {

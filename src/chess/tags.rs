@@ -163,6 +163,7 @@ impl Shape {
     fn repaired(self, value: &str) -> Option<String> {
         match self {
             Shape::Date => standard_date(value),
+            Shape::Result => standard_result(value).map(str::to_owned),
             _ => None,
         }
     }
@@ -213,6 +214,24 @@ fn three_fields(v: &str, sep: char) -> Option<[&str; 3]> {
     let (a, rest) = v.split_once(sep)?;
     let (b, c) = rest.split_once(sep)?;
     (!c.contains(sep)).then_some([a, b, c])
+}
+
+/// The result (§8.1.1.7) `v` stands for, in the forms other software writes it: a draw as
+/// `1/2`, `½-½` or `0.5-0.5`, the score joined by `:` or a dash look-alike, spaces between,
+/// and `?` for a result not known (`*`).
+fn standard_result(v: &str) -> Option<&'static str> {
+    let compact: String = v
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .map(|c| if matches!(c, ':' | '\u{2013}' | '\u{2014}') { '-' } else { c })
+        .collect();
+    match compact.replace('\u{bd}', "1/2").as_str() {
+        "1-0" => Some("1-0"),
+        "0-1" => Some("0-1"),
+        "1/2-1/2" | "1/2" | "0.5-0.5" => Some("1/2-1/2"),
+        "?" | "*" => Some("*"),
+        _ => None,
+    }
 }
 
 /// What a date looks like (§8.1.1.3).
@@ -676,6 +695,30 @@ mod tests {
             ("January 1988", None),
         ] {
             assert_eq!(standard_date(value).as_deref(), fixed, "{value}");
+        }
+    }
+
+    /// Results other software writes are read as the standard's; other values are not.
+    #[test]
+    fn results_written_in_the_standard_form() {
+        for (value, fixed) in [
+            ("1/2", Some("1/2-1/2")),
+            ("\u{bd}-\u{bd}", Some("1/2-1/2")),
+            ("\u{bd}", Some("1/2-1/2")),
+            ("0.5-0.5", Some("1/2-1/2")),
+            ("1/2 - 1/2", Some("1/2-1/2")),
+            ("1:0", Some("1-0")),
+            ("0\u{2013}1", Some("0-1")),
+            (" 1-0", Some("1-0")),
+            ("?", Some("*")),
+            ("", None),
+            ("win", None),
+            ("1-1", None),
+            ("0-0", None),
+            ("1/2-0", None),
+        ] {
+            assert_eq!(standard_result(value), fixed, "{value}");
+            assert!(!Shape::Result.fits(value), "{value}");
         }
     }
 

@@ -601,8 +601,14 @@ mod tests {
                 None,
                 |g| furthest.fetch_max(g.end(), std::sync::atomic::Ordering::Relaxed),
                 |_, done| {
-                    let furthest = furthest.load(std::sync::atomic::Ordering::Relaxed);
-                    ahead_most = ahead_most.max(furthest.saturating_sub(done));
+                    // The first results wait until the other worker has parsed past them, so
+                    // that parsing ahead is seen even when that worker starts late (a loaded
+                    // machine): it has the segments queued for it, and nothing else to do.
+                    let load = || furthest.load(std::sync::atomic::Ordering::Relaxed);
+                    while ahead_most == 0 && load() <= done {
+                        std::thread::yield_now();
+                    }
+                    ahead_most = ahead_most.max(load().saturating_sub(done));
                     Ok::<(), ()>(())
                 },
             )

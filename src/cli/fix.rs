@@ -9,7 +9,8 @@
 //! Games without fixes keep their text byte for byte.
 //!
 //! The fixed text is written as `fmt` writes (`rewrite`): a named file atomically in place, in
-//! the encoding it was read in; standard input to standard output. In a file read as Latin-1, a
+//! the encoding it was read in, the lines a fix adds ending as the file's first line does;
+//! standard input to standard output. In a file read as Latin-1, a
 //! fix that writes a character beyond Latin-1 is not taken, so that the file keeps its encoding.
 
 use std::borrow::Cow;
@@ -21,7 +22,7 @@ use super::game_report::game_diagnostics;
 use super::input::Input;
 use super::rewrite::{Failure, Rewrite, encode, refuse_too_long};
 use crate::syntax::{DiagnosticFilter, Game};
-use crate::text::{EditSet, TextEdit};
+use crate::text::{EditSet, TextEdit, line_break_of, with_line_break};
 
 /// The most rounds of fixes a text gets. One round fixes nearly everything; a second takes the
 /// fixes the first left out as colliding; more are for what fixes uncover.
@@ -80,12 +81,13 @@ fn fix_round(text: &str, filter: &DiagnosticFilter, latin1: bool) -> Option<(Str
     // Begun at the first game with a fix: the games before it are the text up to it.
     let mut fixed: Option<String> = None;
     let mut count = 0;
+    let line_break = line_break_of(text);
     let Ok(()) = for_each_batch(
         text,
         None,
         |parsed: ParsedGame| {
             let (range, source) = (parsed.start()..parsed.end(), parsed.source());
-            (range, fix_game(parsed.game, source, filter, latin1))
+            (range, fix_game(parsed.game, source, filter, latin1, line_break))
         },
         |games, _| {
             for (range, game) in games {
@@ -110,12 +112,13 @@ fn fix_round(text: &str, filter: &DiagnosticFilter, latin1: bool) -> Option<(Str
 }
 
 /// The text of one game (`game`, parsed from `src`) with its certain fixes made, and how many
-/// were made; `None` when it has none.
+/// were made; `None` when it has none. The fixes' new lines end with the file's `line_break`.
 fn fix_game(
     game: Game,
     src: &str,
     filter: &DiagnosticFilter,
     latin1: bool,
+    line_break: &str,
 ) -> Option<(String, u64)> {
     let mut edits = EditSet::default();
     let mut count = 0;
@@ -124,7 +127,12 @@ fn fix_game(
         if latin1 && !fix.edits.iter().all(|e| e.new_text.chars().all(is_latin1)) {
             continue;
         }
-        if edits.take(&fix.edits) {
+        let fix_edits: Vec<TextEdit> = fix
+            .edits
+            .iter()
+            .map(|e| TextEdit::new(e.range, with_line_break(&e.new_text, line_break).into_owned()))
+            .collect();
+        if edits.take(&fix_edits) {
             count += 1;
         }
     }
@@ -197,7 +205,7 @@ mod tests {
     fn a_game_without_fixes_keeps_its_text() {
         // An illegal move has no certain fix.
         let src = game("*", "1. e4 {a comment}   e5 (1... c5) 2. Qh5 Kxe5 *");
-        assert!(fix_game(parse_game(&src), &src, &all(), false).is_none());
+        assert!(fix_game(parse_game(&src), &src, &all(), false, "\n").is_none());
     }
 
     #[test]

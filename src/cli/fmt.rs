@@ -1,8 +1,9 @@
 //! `pgn-lsp fmt`: rewrite PGN in the standard's export format (§3.2), like rustfmt: standard
 //! input goes to standard output, named files are rewritten in place when they change.
 //!
-//! Files are written atomically and in the encoding they were read in (`rewrite`); files
-//! already formatted are never touched. Output streams game by game.
+//! Files are written atomically and in the encoding they were read in (`rewrite`), with the
+//! line break of their first line (`\r\n` or `\n`); files already formatted are never
+//! touched. Output streams game by game.
 //!
 //! Games kept as they are (structural syntax errors, and the rare games formatting would change
 //! the reading of) are reported on standard error as `file:line: ...`; they do not change the
@@ -21,7 +22,7 @@ use super::rewrite::{Comparison, Failure, Rewrite, encode, refuse_too_long};
 use super::workers::Workers;
 use crate::config::{ConfigFinder, MIN_LINE_WIDTH};
 use crate::fmt::{Buffers, FormatOptions, FormattedGame, GameOutput, Joiner, KeepReason};
-use crate::text::TextRange;
+use crate::text::{TextRange, line_break_of, with_line_break};
 
 #[derive(clap::Args)]
 pub struct FmtArgs {
@@ -155,6 +156,7 @@ fn stream(
     mut sink: impl FnMut(&str) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     let text: &str = &source.text;
+    let line_break = line_break_of(text);
     let mut joiner = Joiner::default();
     let mut reporter = KeptReporter::new(source);
     // Spare buffers for each worker: a game's buffer goes back to the worker that formatted into
@@ -179,7 +181,12 @@ fn stream(
             for (range, worker, alone) in games {
                 let game = joiner.join(&text[range], range.start, alone);
                 reporter.report(&game);
-                sink(game.text())?;
+                match &game.output {
+                    GameOutput::Formatted(formatted) => {
+                        sink(&with_line_break(formatted, line_break))?;
+                    }
+                    GameOutput::Kept(_) => sink(game.source)?,
+                }
                 written[worker].push(game);
             }
             for (buffers, written) in buffers.iter().zip(written) {

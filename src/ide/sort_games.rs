@@ -6,7 +6,7 @@
 use std::cmp::Ordering;
 
 use crate::syntax::{Game, TextSource, parse_game_at, parse_games};
-use crate::text::{TextEdit, minimal_edit};
+use crate::text::{TextEdit, line_break_of, minimal_edit};
 
 use super::analysis::DocumentAnalysis;
 use super::walk::{content_range, movetext_range};
@@ -37,7 +37,7 @@ pub fn sort_games(analysis: &DocumentAnalysis, text: &dyn TextSource) -> Option<
     if sorted.iter().map(|g| g.1).eq(games.iter().map(|g| g.1)) {
         return None;
     }
-    let newline = if whole.contains("\r\n") { "\r\n" } else { "\n" };
+    let newline = line_break_of(&whole);
     let mut new_text = whole[..prelude].to_owned();
     for (i, (_, game)) in sorted.iter().enumerate() {
         if i > 0 {

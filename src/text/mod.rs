@@ -1,11 +1,12 @@
 //! Plain text: byte ranges, line/column conversion in UTF-8, UTF-16 and UTF-32 units, text
 //! edits, sets of edits that can be made at once, minimal diffs, space searches, character
-//! counts. Knows nothing about PGN.
+//! counts, line break styles. Knows nothing about PGN.
 
 mod chars;
 mod diff;
 mod edit_set;
 mod line_index;
+mod newline;
 mod range;
 mod spaces;
 
@@ -13,5 +14,6 @@ pub use chars::char_count;
 pub use diff::minimal_edit;
 pub use edit_set::EditSet;
 pub use line_index::{LineCol, LineIndex, PositionEncoding, line_break_count};
+pub use newline::{line_break_of, with_line_break};
 pub use range::{TextEdit, TextRange};
 pub use spaces::{first_space, last_space};

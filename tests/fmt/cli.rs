@@ -231,6 +231,21 @@ fn a_file_mixing_utf8_and_latin1_bytes_keeps_every_byte() {
     assert_eq!(fs::read(&file).unwrap(), expected);
 }
 
+/// A file whose first line ends with CRLF is written with CRLF, a kept game byte for byte
+/// (§3.2.2 allows a system's own newline); one whose first line ends with LF, with LF.
+#[test]
+fn a_crlf_file_keeps_its_line_breaks() {
+    let dir = tempfile::tempdir().unwrap();
+    let crlf = MESSY.replace('\n', "\r\n") + "\r\n[Event \"b\"]\r\n\r\n1.e4 {open\r\n";
+    let out = pgn_lsp(&["fmt"], dir.path(), crlf.as_bytes());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let expected = FORMATTED.replace('\n', "\r\n") + "[Event \"b\"]\r\n\r\n1.e4 {open\r\n";
+    assert_eq!(text(&out.stdout), expected);
+    let mixed = MESSY.to_owned() + "\r\n";
+    let out = pgn_lsp(&["fmt"], dir.path(), mixed.as_bytes());
+    assert_eq!(text(&out.stdout), FORMATTED);
+}
+
 #[test]
 fn games_with_structural_errors_are_kept_and_reported_with_their_line() {
     let dir = tempfile::tempdir().unwrap();

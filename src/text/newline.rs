@@ -1,0 +1,53 @@
+//! The line break a text is written with, and new text written with it: tools that rewrite
+//! text (`fmt`, `check --fix`, sorting games) write `\n`, and a file written with `\r\n` keeps
+//! its line breaks, as the PGN standard allows a system's own newline (§3.2.2), and as
+//! rustfmt's "auto" newline style does.
+
+use std::borrow::Cow;
+
+/// The line break of `text`: `"\r\n"` when its first line break is one, else `"\n"`.
+pub fn line_break_of(text: &str) -> &'static str {
+    match memchr::memchr(b'\n', text.as_bytes()) {
+        Some(i) if i > 0 && text.as_bytes()[i - 1] == b'\r' => "\r\n",
+        _ => "\n",
+    }
+}
+
+/// `text` with each `\n` that is no `\r\n`'s written as `line_break`.
+pub fn with_line_break<'a>(text: &'a str, line_break: &str) -> Cow<'a, str> {
+    if line_break == "\n" || !text.contains('\n') {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + text.len() / 16);
+    let mut rest = text;
+    while let Some(i) = memchr::memchr(b'\n', rest.as_bytes()) {
+        let line = &rest[..i];
+        out.push_str(line);
+        out.push_str(if line.ends_with('\r') { "\n" } else { line_break });
+        rest = &rest[i + 1..];
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_line_break_decides() {
+        assert_eq!(line_break_of("[Event \"a\"]\r\n\n"), "\r\n");
+        assert_eq!(line_break_of("[Event \"a\"]\n\r\n"), "\n");
+        assert_eq!(line_break_of("\r\n"), "\r\n");
+        assert_eq!(line_break_of("1. e4 *"), "\n");
+        assert_eq!(line_break_of("a\rb\n"), "\n");
+    }
+
+    #[test]
+    fn bare_line_feeds_take_the_line_break() {
+        assert_eq!(with_line_break("a\nb\r\nc\n", "\r\n"), "a\r\nb\r\nc\r\n");
+        assert_eq!(with_line_break("\n\na\rb", "\r\n"), "\r\n\r\na\rb");
+        assert!(matches!(with_line_break("a\nb", "\n"), Cow::Borrowed("a\nb")));
+        assert!(matches!(with_line_break("a b", "\r\n"), Cow::Borrowed("a b")));
+    }
+}
