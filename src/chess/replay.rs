@@ -601,8 +601,10 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
                 .with_fix(format!("Write {fixed}"), fix),
         );
         // A wrong check or mate sign is told apart too, so that it is seen where the notation
-        // is accepted (`--ignore non-canonical-san`); its own fix mends only the sign.
-        if written.suffix != canonical.suffix {
+        // is accepted (`--ignore non-canonical-san`); its own fix mends only the sign. A sign
+        // left out of long algebraic notation is not: UCI's moves (`e7e8q`) carry none.
+        let sign_expected = written.suffix.is_some() || how != Some(Leniency::LongAlgebraic);
+        if written.suffix != canonical.suffix && sign_expected {
             let move_as_written = text.trim_end_matches(['+', '#', '\u{2795}']);
             let (suffix, keep) = (written.suffix, Some(move_as_written));
             self.report_check_suffix(range, text, suffix, canonical, won_by, keep);

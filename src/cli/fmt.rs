@@ -112,12 +112,7 @@ fn format_file(args: &FmtArgs, finder: &mut ConfigFinder, file: &str) -> Result<
         })?;
         let changed = formatted != source.text;
         if changed {
-            let diff = similar::TextDiff::from_lines(&*source.text, formatted.as_str());
-            let a = format!("a/{}", source.name);
-            let b = format!("b/{}", source.name);
-            let mut out = io::stdout().lock();
-            write!(out, "{}", diff.unified_diff().header(&a, &b))
-                .map_err(|e| Failure::io("standard output", e))?;
+            write_diff(&source, &formatted).map_err(|e| Failure::io("standard output", e))?;
         }
         return Ok(changed);
     }
@@ -146,6 +141,18 @@ fn format_file(args: &FmtArgs, finder: &mut ConfigFinder, file: &str) -> Result<
     let mut rewrite = Rewrite::new(file, &source.text, latin1);
     stream(&source, &options, |text| rewrite.take(text))?;
     rewrite.finish()
+}
+
+/// Print the unified diff from `source` to its `formatted` text. The lines are written in the
+/// file's encoding, so that `patch` finds them in a Latin-1 file; the names, in UTF-8.
+fn write_diff(source: &Source<'_>, formatted: &str) -> io::Result<()> {
+    let diff = similar::TextDiff::from_lines(&*source.text, formatted);
+    let mut out = BufWriter::new(io::stdout().lock());
+    writeln!(out, "--- a/{}\n+++ b/{}", source.name, source.name)?;
+    for hunk in diff.unified_diff().iter_hunks() {
+        out.write_all(&encode(&hunk.to_string(), source.is_latin1()))?;
+    }
+    out.flush()
 }
 
 /// Format `source` game by game (in parallel batches, handed out in file order), report the

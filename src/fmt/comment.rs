@@ -33,7 +33,7 @@ pub fn normalized(body: &str, reflow: bool) -> Cow<'_, str> {
         }
         Cow::Owned(out)
     } else {
-        let trimmed = body.trim();
+        let trimmed = trim_blanks(body);
         if trimmed.contains("\r\n") {
             Cow::Owned(lf_line_ends(trimmed))
         } else {
@@ -96,11 +96,12 @@ pub(crate) fn push(doc: &mut Doc<'_>, sep: Sep, body: &str, reflow: bool) {
 /// (Text with other control characters than whitespace would do too; it is rare, and goes word
 /// by word.)
 fn single_spaced(body: &str) -> Option<&str> {
-    let text = body.trim_ascii();
+    let text = trim_blanks(body);
     (!text.is_empty() && is_plain_run(text.as_bytes())).then_some(text)
 }
 
-/// Whether `bytes` are printable ASCII characters other than `[`, with no two spaces in a row.
+/// Whether `bytes` are printable ASCII characters other than `[`, with no two spaces in a row
+/// and no `%` after a space (a word that must not start a line: see [`push_words`]).
 /// Blocks of bytes are marked without branches, which the compiler turns into vector
 /// instructions (this is most of what formatting an engine log costs).
 fn is_plain_run(bytes: &[u8]) -> bool {
@@ -132,7 +133,10 @@ fn mark_unplain(marks: &mut [bool; PLAIN_BLOCK], bytes: &[u8], at: usize) {
     for ((mark, &b), &after) in marks.iter_mut().zip(block).zip(next) {
         // Two bytes whose bits together are a space's are two spaces, or a space and a NUL,
         // which is marked anyway (as the last byte of `bytes` it is checked on its own).
-        *mark |= ((b as i8) < b' ' as i8) | (b == b'[') | ((b | after) == b' ');
+        *mark |= ((b as i8) < b' ' as i8)
+            | (b == b'[')
+            | ((b | after) == b' ')
+            | ((b == b' ') & (after == b'%'));
     }
 }
 
@@ -140,19 +144,19 @@ fn mark_unplain(marks: &mut [bool; PLAIN_BLOCK], bytes: &[u8], at: usize) {
 /// ASCII (`[%clk 0:01:02]`: the clocks of online games). The words of a command are tied
 /// together, so the whole text is one word.
 fn single_command(body: &str) -> Option<&str> {
-    let text = body.trim_ascii();
+    let text = trim_blanks(body);
     let inner = text.strip_prefix("[%")?.strip_suffix(']')?;
     let plain = |b: u8| matches!(b, b' '..=b'~') && b != b'[' && b != b']';
     is_single_spaced(inner.as_bytes(), plain).then_some(text)
 }
 
-/// Whether all of `bytes` are `fit`, with no two spaces in a row: a byte at a time, for short
-/// texts.
+/// Whether all of `bytes` are `fit`, with no two spaces in a row and no `%` after a space: a
+/// byte at a time, for short texts.
 fn is_single_spaced(bytes: &[u8], fit: impl Fn(u8) -> bool) -> bool {
     let mut after_space = false;
     bytes.iter().all(|&b| {
         let space = b == b' ';
-        let single = fit(b) && !(space && after_space);
+        let single = fit(b) && !((space || b == b'%') && after_space);
         after_space = space;
         single
     })
@@ -173,7 +177,9 @@ fn push_words(doc: &mut Doc<'_>, body: &str) {
             bracket_run = None;
             starts_tag_line(word, words.clone())
         };
-        if sep == Sep::Space && (in_command || tag_line) {
+        // A `%` first on a line would make it an escape line to readers that look for one
+        // inside comments too (§6): such a word stays on the line of the word before.
+        if sep == Sep::Space && (in_command || tag_line || word.starts_with('%')) {
             sep = Sep::Tie;
         }
         doc.push(sep, word);
@@ -182,8 +188,19 @@ fn push_words(doc: &mut Doc<'_>, body: &str) {
     }
 }
 
-/// The words of comment text: what `str::split_whitespace` gives (whitespace in the Unicode
-/// sense), faster on ASCII text.
+/// Whether `c` is a blank between the words of a comment: ASCII whitespace, as the lexer skips
+/// between tokens. Other spaces (a no-break space in `10 000`, U+0085 read from a Windows-1252
+/// byte, an ideographic space) are part of the text, kept as written.
+pub(crate) fn is_blank(c: char) -> bool {
+    matches!(c, ' ' | '\t'..='\r')
+}
+
+/// `text` without its blanks ([`is_blank`]) at either end.
+pub(crate) fn trim_blanks(text: &str) -> &str {
+    text.trim_matches(is_blank)
+}
+
+/// The words of comment text: the runs of characters between blanks ([`is_blank`]).
 #[derive(Clone)]
 pub(crate) struct Words<'a> {
     rest: &'a str,
@@ -195,24 +212,11 @@ pub(crate) fn words(text: &str) -> Words<'_> {
 
 impl<'a> Words<'a> {
     /// The length of the longest prefix of `self.rest` whose characters are (or are not)
-    /// whitespace.
-    fn span(&self, whitespace: bool) -> usize {
+    /// blanks. Blanks are ASCII, and no byte of a character beyond ASCII is one: the prefix
+    /// ends at a character boundary.
+    fn span(&self, blank: bool) -> usize {
         let bytes = self.rest.as_bytes();
-        let mut i = 0;
-        while i < bytes.len() {
-            let (is_space, len) = match bytes[i] {
-                b if b.is_ascii() => (matches!(b, b' ' | b'\t'..=b'\r'), 1),
-                _ => {
-                    let c = self.rest[i..].chars().next().unwrap_or(' ');
-                    (c.is_whitespace(), c.len_utf8())
-                }
-            };
-            if is_space != whitespace {
-                break;
-            }
-            i += len;
-        }
-        i
+        bytes.iter().position(|&b| is_blank(char::from(b)) != blank).unwrap_or(bytes.len())
     }
 }
 
@@ -277,6 +281,19 @@ mod tests {
         push(&mut doc, Sep::Space, body, reflow);
         doc.finish();
         out
+    }
+
+    /// A word starting with `%` never starts a line (§6: an escape line), at any width, in
+    /// plain ASCII text (a run) and in other text (word by word).
+    #[test]
+    fn no_line_starts_with_a_percent_sign() {
+        for body in ["aaaa %bcd efg %h", "aaaa\u{e9} %bcd  efg %h", "%a %b %c"] {
+            for width in 1..20 {
+                let out = printed(body, true, width);
+                assert!(!out.lines().any(|l| l.starts_with('%')), "{width}: {out}");
+                assert_eq!(normalized(&out[1..out.len() - 1], true), normalized(body, true));
+            }
+        }
     }
 
     #[test]
@@ -411,14 +428,21 @@ mod tests {
         }
     }
 
+    /// Words split at ASCII blanks only: other spaces (`\u{85}` is what a Windows-1252 file's
+    /// ellipsis reads as in Latin-1) stay in the words, as written.
     #[test]
-    fn words_split_like_split_whitespace() {
-        for text in ["", "  a b\t\tc\n", "x\u{0B}y\u{A0}z\u{3000}w é ♘", "\u{2003}", "end "] {
-            assert_eq!(
-                words(text).collect::<Vec<_>>(),
-                text.split_whitespace().collect::<Vec<_>>()
-            );
+    fn words_split_at_ascii_blanks_only() {
+        for (text, expected) in [
+            ("", vec![]),
+            ("  a b\t\tc\n", vec!["a", "b", "c"]),
+            ("x\u{0B}y\u{A0}z\u{3000}w é ♘", vec!["x", "y\u{A0}z\u{3000}w", "é", "♘"]),
+            ("\u{2003}", vec!["\u{2003}"]),
+            ("Wins\u{85} maybe\u{85}", vec!["Wins\u{85}", "maybe\u{85}"]),
+            ("end\x0C ", vec!["end"]),
+        ] {
+            assert_eq!(words(text).collect::<Vec<_>>(), expected, "{text:?}");
         }
+        assert_eq!(normalized("\u{A0}a\u{85} ", false), "\u{A0}a\u{85}");
     }
 
     #[test]

@@ -97,7 +97,9 @@ fn commentary(kind: NodeKind, text: &str, reflow: bool) -> Element {
         NodeKind::Comment => {
             Element::Comment(comment::normalized(comment::body(text), reflow).into_owned())
         }
-        NodeKind::LineComment => Element::LineComment(text.trim_end().to_owned()),
+        NodeKind::LineComment => {
+            Element::LineComment(text.trim_end_matches(comment::is_blank).to_owned())
+        }
         _ => Element::Escape(text.to_owned()),
     }
 }

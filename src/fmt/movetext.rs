@@ -199,7 +199,7 @@ impl Builder<'_> {
                 comment::push(&mut self.doc, sep, comment::body(text), self.options.reflow_comments)
             }
             NodeKind::LineComment => {
-                self.doc.push(sep, text.trim_end());
+                self.doc.push(sep, text.trim_end_matches(comment::is_blank));
                 self.doc.end_line();
             }
             _ => {

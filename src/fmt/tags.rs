@@ -169,7 +169,7 @@ fn write_note(note: &TagSectionNote, src: &str, options: &FormatOptions, out: &m
             comment::push(&mut doc, Sep::Space, comment::body(text), options.reflow_comments);
             doc.finish();
         }
-        NodeKind::LineComment => out.push_str(text.trim_end()),
+        NodeKind::LineComment => out.push_str(text.trim_end_matches(comment::is_blank)),
         _ => out.push_str(text),
     }
     out.push('\n');

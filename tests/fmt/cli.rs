@@ -166,6 +166,19 @@ fn diff_prints_a_unified_diff_and_writes_nothing() {
     assert_eq!(out.status.code(), Some(1));
 }
 
+/// The diff of a Latin-1 file shows its lines in Latin-1, as `patch` finds them in the file.
+#[test]
+fn the_diff_of_a_latin1_file_is_in_latin1() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("latin1.pgn"), b"[Event \"Caf\xe9\"]\n\n1.e4 {d\xe9j\xe0} *\n")
+        .unwrap();
+    let out = pgn_lsp(&["fmt", "--diff", "--no-add-missing-tags", "latin1.pgn"], dir.path(), b"");
+    assert_eq!(out.status.code(), Some(0));
+    let expected: &[u8] = b"--- a/latin1.pgn\n+++ b/latin1.pgn\n@@ -1,3 +1,4 @@\n \
+        [Event \"Caf\xe9\"]\n \n-1.e4 {d\xe9j\xe0} *\n+1. e4 { d\xe9j\xe0 } *\n+\n";
+    assert_eq!(out.stdout, expected, "{}", String::from_utf8_lossy(&out.stdout));
+}
+
 #[test]
 fn options_come_from_the_nearest_config_file_and_flags_override_it() {
     let dir = tempfile::tempdir().unwrap();
