@@ -90,11 +90,12 @@ fn cancelled_formatting_stops() {
 }
 
 /// The default options, and those that change when a game would join the game before.
-fn option_sets() -> [FormatOptions; 3] {
+fn option_sets() -> [FormatOptions; 4] {
     let default = FormatOptions::default();
     let bare = FormatOptions { add_missing_tags: false, ..default.clone() };
     let reduced = FormatOptions { reduced: true, ..default.clone() };
-    [default, bare, reduced]
+    let reduced_bare = FormatOptions { reduced: true, ..bare.clone() };
+    [default, bare, reduced, reduced_bare]
 }
 
 /// The edits for `range` with the text read about `window_bytes` at a time.
@@ -148,10 +149,10 @@ fn windows_give_the_edits_of_the_whole_text() {
     insta::glob!("fixtures/ide/formatting/*.pgn", |path| {
         check_windows(&std::fs::read_to_string(path).unwrap(), &[1, 40, 100, 300, 1000]);
     });
-    // The fixture has games that would join the game before with the options that add no
-    // tags or drop some, so the windows are checked across such joins.
+    // The fixture has a game that would join the game before in reduced export format
+    // without added tags, so the windows are checked across such joins.
     let joins = include_str!("fixtures/ide/formatting/joins.pgn");
-    assert_eq!(option_sets().map(|o| has_joins(joins, &o)), [false, true, true]);
+    assert_eq!(option_sets().map(|o| has_joins(joins, &o)), [false, false, false, true]);
 }
 
 /// Games whose formatting depends on the game before, and games it does not.

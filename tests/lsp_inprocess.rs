@@ -299,6 +299,24 @@ fn the_diagnostics_limit_keeps_the_most_severe_and_says_how_many_are_left_out() 
     assert_eq!(filtered["params"]["diagnostics"][0]["code"], "result-mismatch");
 }
 
+/// In a CRLF document, the lines a fix adds end with CRLF, as `pgn-lsp check --fix` writes
+/// them, in a quick fix and in "Fix all" alike.
+#[test]
+fn fixes_in_a_crlf_document_add_crlf_lines() {
+    let text = "[Event \"x\"]\r\n[White \"A\"]\r\n\r\n1. e4 e5 3. Nf3 *\r\n";
+    let mut client = start(Value::Null);
+    client.open(URI, text);
+    let actions = code_actions(&mut client, text, 0..0, json!(["quickfix"]));
+    let add_tags = actions.iter().find(|a| a["title"] == "Add the missing tags").unwrap();
+    let fixed = apply_action(text, add_tags);
+    assert!(fixed.contains("[Event \"x\"]\r\n[Site \"?\"]\r\n"), "{fixed:?}");
+    let fix_all = &code_actions(&mut client, text, 0..0, json!(["source.fixAll"]))[0];
+    let fixed = apply_action(text, fix_all);
+    assert!(fixed.contains("[Round \"?\"]\r\n[White \"A\"]\r\n"), "{fixed:?}");
+    assert!(fixed.contains("2. Nf3"), "{fixed:?}");
+    assert_eq!(fixed.matches('\n').count(), fixed.matches("\r\n").count(), "{fixed:?}");
+}
+
 #[test]
 fn code_actions_repair_only_the_diagnostics_shown() {
     let text = include_str!("fixtures/lsp/three-problems.pgn");
@@ -341,10 +359,12 @@ fn range_formatting_edits_only_the_games_in_the_range() {
 
 #[test]
 fn formatting_a_crlf_document_gives_the_formatters_text_and_then_no_edit() {
-    // The formatter writes LF, so its smallest edits of CRLF text can end right after a `\r`,
-    // where no LSP position points; the edits sent take in the whole line break instead.
+    // The formatted games take the document's CRLF, as `pgn-lsp fmt` writes a CRLF file; the
+    // edits that still end right after a `\r`, where no LSP position points, take in the whole
+    // line break instead.
     let text = "1. e4 e5\r\n\r\n[Event \"x\"]\r\n\r\n1. d4 d5 *\r\n";
     let expected = pgn_lsp::fmt::format_text(text, &pgn_lsp::fmt::FormatOptions::default());
+    assert_eq!(expected.matches('\n').count(), expected.matches("\r\n").count());
     let mut client = start(Value::Null);
     client.open(URI, text);
     let formatted = format(&mut client, text);

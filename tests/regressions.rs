@@ -173,13 +173,14 @@ fn a_percent_sign_after_a_comment_does_not_start_a_game() {
 
 /// A comment kept as written (no re-flow) with CR CR LF in it: the CRLF became LF and the CR
 /// before it stayed, a new CRLF that the next formatting changed again. The whole line end
-/// becomes LF.
+/// becomes one line break (CRLF, the text's first line ending so).
 #[test]
 fn a_cr_before_a_crlf_in_a_kept_comment_formats_once() {
     let options = FormatOptions { reflow_comments: false, ..FormatOptions::default() };
     let text = "1. e4 { a\r\r\nb } *\n";
     format::check(&format::Case { options: options.clone(), text: text.to_owned() });
-    assert!(pgn_lsp::fmt::format_text(text, &options).contains("{ a\nb }"));
+    let formatted = pgn_lsp::fmt::format_text(text, &options);
+    assert!(formatted.contains("{ a\r\nb }") && !formatted.contains("\r\r"), "{formatted:?}");
 }
 
 /// A tag value with a lone backslash (`\x`, which §7 does not define) is written again with the

@@ -22,7 +22,7 @@ use super::rewrite::{Comparison, Failure, Rewrite, encode, refuse_too_long};
 use super::workers::Workers;
 use crate::config::{ConfigFinder, MIN_LINE_WIDTH};
 use crate::fmt::{Buffers, FormatOptions, FormattedGame, GameOutput, Joiner, KeepReason};
-use crate::text::{TextRange, line_break_of, with_line_break};
+use crate::text::{TextRange, line_break_of};
 
 #[derive(clap::Args)]
 pub struct FmtArgs {
@@ -188,12 +188,7 @@ fn stream(
             for (range, worker, alone) in games {
                 let game = joiner.join(&text[range], range.start, alone);
                 reporter.report(&game);
-                match &game.output {
-                    GameOutput::Formatted(formatted) => {
-                        sink(&with_line_break(formatted, line_break))?;
-                    }
-                    GameOutput::Kept(_) => sink(game.source)?,
-                }
+                sink(&game.text_with_line_break(line_break))?;
                 written[worker].push(game);
             }
             for (buffers, written) in buffers.iter().zip(written) {

@@ -5,8 +5,8 @@
 //! Joining games: every formatted game ends with an empty line, and games start at the start of
 //! a line, so a game never runs into the next one, with these exceptions, where a game that would
 //! merge into the one before is kept as it is:
-//! - after a game with no movetext, the parser starts a new game only at a tag pair the game
-//!   already has (tag-only games written back to back); after a game without a termination
+//! - after a game with no movetext, the parser starts a new game only at tag lines of which one
+//!   names a tag the game already has (tag-only games written back to back); after a game without a termination
 //!   marker, or one kept as it is (an unclosed comment runs to the next tag pair), only at a tag
 //!   pair, which a formatted game may no longer have (reduced export format): checked by parsing
 //!   the joint;
@@ -15,13 +15,15 @@
 //!   without tags whose text opens with commentary (`{ c } 1. e4`) is checked by parsing it
 //!   after a marker.
 //!
-//! A UTF-8 byte order mark at the start of the text is kept.
+//! A UTF-8 byte order mark at the start of the text is kept. The games are printed with `\n`;
+//! written out, a file whose first line ends with `\r\n` takes `\r\n` (`text::newline`).
 
+use std::borrow::Cow;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use super::{FormatOptions, Formatted, format_or_keep};
 use crate::syntax::{Diagnostic, Game, parse_game, parse_games};
-use crate::text::TextRange;
+use crate::text::{TextRange, line_break_of, with_line_break};
 
 /// Why a game was kept as it is.
 #[derive(Clone, Debug)]
@@ -74,13 +76,23 @@ impl FormattedGame<'_> {
             GameOutput::Kept(_) => self.source,
         }
     }
+
+    /// [`Self::text`] written with `line_break` (the file's, [`line_break_of`]): the formatted
+    /// form's lines end with it; a game kept as it is keeps its bytes.
+    pub fn text_with_line_break(&self, line_break: &str) -> Cow<'_, str> {
+        match &self.output {
+            GameOutput::Formatted(text) => with_line_break(text, line_break),
+            GameOutput::Kept(_) => Cow::Borrowed(self.source),
+        }
+    }
 }
 
-/// The export-format text of a whole file.
+/// The export-format text of a whole file, written with its line break.
 pub fn format_text(text: &str, options: &FormatOptions) -> String {
+    let line_break = line_break_of(text);
     let mut out = String::with_capacity(text.len() + text.len() / 8);
     for game in format_games(text, options) {
-        out.push_str(game.text());
+        out.push_str(&game.text_with_line_break(line_break));
     }
     out
 }

@@ -1,7 +1,8 @@
 //! Formatting edits: the games asked for are printed in export format one by one and joined
 //! in text order by a `fmt::Joiner` (`Joiner::format`, which decides when a game
 //! must be kept as it is because, formatted, it would join the game before), exactly as
-//! `fmt::format_games` prints a whole text; each game that changes gives one minimal edit:
+//! `fmt::format_games` prints a whole text, with the document's line break as `pgn-lsp fmt`
+//! writes a file; each game that changes gives one minimal edit:
 //! unchanged games give none, and a large document is never replaced whole.
 //!
 //! For a range, the formatter reads from a game before the range that has moves or a marker
@@ -14,7 +15,7 @@
 
 use crate::fmt::{FormatOptions, GameOutput, Joiner};
 use crate::syntax::{NodeKind, TextSource, parse_game_at, parse_games};
-use crate::text::{TextEdit, TextRange, minimal_edit};
+use crate::text::{TextEdit, TextRange, line_break_of, minimal_edit};
 
 use super::analysis::DocumentAnalysis;
 
@@ -88,6 +89,9 @@ pub fn for_each_format_edit(
     }
     let from = context_start(text, &games, wanted.start);
     let first = games[wanted.start].start;
+    // Formatted games are written with the document's line break, as `pgn-lsp fmt` writes a
+    // file: a formatted CRLF document takes no edit.
+    let line_break = line_break_of(&text.read(0, line_end_after(text, 0)));
     let mut joiner = Joiner::default();
     let mut next = from;
     for window in windows(&games[from..wanted.end], window_bytes) {
@@ -113,8 +117,8 @@ pub fn for_each_format_edit(
             if at.start < first {
                 continue;
             }
-            if let GameOutput::Formatted(formatted) = &joined.output
-                && let Some(edit) = minimal_edit(source, formatted)
+            if let GameOutput::Formatted(_) = &joined.output
+                && let Some(edit) = minimal_edit(source, &joined.text_with_line_break(line_break))
             {
                 sink(TextEdit { range: edit.range.shift(at.start), new_text: edit.new_text });
             }

@@ -11,7 +11,7 @@ use tower_lsp::lsp_types::{
 };
 
 use crate::syntax::{Diagnostic, Severity};
-use crate::text::{PositionEncoding, TextEdit, TextRange};
+use crate::text::{PositionEncoding, TextEdit, TextRange, line_break_of_chunks, with_line_break};
 
 /// The encoding to use: the first of the client's that we support, else UTF-16, the
 /// protocol's default.
@@ -41,9 +41,20 @@ pub fn encoding_kind(encoding: PositionEncoding) -> PositionEncodingKind {
 pub struct Positions<'a> {
     pub rope: &'a Rope,
     pub encoding: PositionEncoding,
+    /// The document's line break: `\r\n` when its first line ends with one, else `\n`.
+    line_break: &'static str,
 }
 
-impl Positions<'_> {
+impl<'a> Positions<'a> {
+    pub fn new(rope: &'a Rope, encoding: PositionEncoding) -> Self {
+        Positions { rope, encoding, line_break: line_break_of_chunks(rope.chunks()) }
+    }
+
+    /// The document's line break, which the lines an edit adds end with.
+    pub fn line_break(&self) -> &'static str {
+        self.line_break
+    }
+
     /// The byte offset of `pos`. A column past the end of its line clamps to the line's end
     /// (before its line break), a column inside a character to that character's start, and a
     /// line past the end to the end of the document.
@@ -100,17 +111,19 @@ impl Positions<'_> {
         TextRange::from(start..end)
     }
 
-    /// An edit as an LSP one. An end of the edit between the `\r` and the `\n` of a line
-    /// break, where no position can point (a line's length leaves its break out, LSP 3.17
-    /// `Position`), is moved to take the whole break in, and the part of the break it took in
-    /// goes into the new text: the formatter writes CRLF as LF, so its smallest edit in a CRLF
-    /// document can end right after a `\r`.
+    /// An edit as an LSP one. The lines it adds end as the document's first line does (`\r\n`
+    /// or `\n`, as `pgn-lsp fmt` and `check --fix` write them). An end of the edit between the
+    /// `\r` and the `\n` of a line break, where no position can point (a line's length leaves
+    /// its break out, LSP 3.17 `Position`), is moved to take the whole break in, and the part
+    /// of the break it took in goes into the new text: a minimal edit can end right after a
+    /// `\r` where the new text has a `\n` alone.
     pub fn text_edit(&self, edit: &TextEdit) -> lsp::TextEdit {
         let (start, end) = (edit.range.start as usize, edit.range.end as usize);
         let (cr, lf) = (self.splits_line_break(start), self.splits_line_break(end));
+        let body = with_line_break(&edit.new_text, self.line_break);
         let new_text = match (cr, lf) {
-            (false, false) => edit.new_text.clone(),
-            _ => [cr.then_some("\r"), Some(edit.new_text.as_str()), lf.then_some("\n")]
+            (false, false) => body.into_owned(),
+            _ => [cr.then_some("\r"), Some(&*body), lf.then_some("\n")]
                 .into_iter()
                 .flatten()
                 .collect(),
@@ -257,7 +270,7 @@ mod tests {
         let rope = Rope::from_str(text);
         let e4 = text.find("e4").unwrap();
         for (encoding, col) in ENCODINGS.into_iter().zip([1 + 2 + 3 + 4 + 2, 7, 6]) {
-            let p = Positions { rope: &rope, encoding };
+            let p = Positions::new(&rope, encoding);
             assert_eq!(p.position(e4), lsp::Position::new(0, col), "{encoding:?}");
             assert_eq!(p.offset(lsp::Position::new(0, col)), e4);
         }
@@ -267,7 +280,7 @@ mod tests {
     fn out_of_range_positions_clamp() {
         let text = "a\u{1D11E}b\r\ncd\rx";
         let rope = Rope::from_str(text);
-        let p = Positions { rope: &rope, encoding: PositionEncoding::Utf16 };
+        let p = Positions::new(&rope, PositionEncoding::Utf16);
         // Past the end of line 0 clamps before "\r\n"; inside the surrogate pair to its start.
         assert_eq!(p.offset(lsp::Position::new(0, 99)), text.find('\r').unwrap());
         assert_eq!(p.offset(lsp::Position::new(0, 2)), 1);
@@ -287,7 +300,7 @@ mod tests {
         let lf = text.find('\n').unwrap();
         let edits = [(0..lf, "1. e4 e5\n"), (lf..lf, "x"), (lf..text.len(), "\n"), (3..5, "d4")];
         for encoding in ENCODINGS {
-            let p = Positions { rope: &rope, encoding };
+            let p = Positions::new(&rope, encoding);
             assert_eq!(p.position(lf), lsp::Position::new(0, 8), "{encoding:?}");
             for (range, new_text) in edits.clone() {
                 let edit = TextEdit::new(TextRange::from(range), new_text);
@@ -301,6 +314,8 @@ mod tests {
                 });
                 let mut applied = text.to_owned();
                 applied.replace_range(start..end, &converted.new_text);
+                // The new lines take the document's CRLF.
+                let edit = TextEdit::new(edit.range, with_line_break(&edit.new_text, "\r\n"));
                 assert_eq!(applied, TextEdit::apply_all(text, &[edit]), "{encoding:?}");
             }
         }
@@ -312,7 +327,7 @@ mod tests {
         let rope = Rope::from_str(text);
         let index = LineIndex::new(text);
         for encoding in ENCODINGS {
-            let p = Positions { rope: &rope, encoding };
+            let p = Positions::new(&rope, encoding);
             for (offset, _) in text.char_indices() {
                 let LineCol { line, col } = index.line_col(text, offset as u32, encoding);
                 assert_eq!(p.position(offset), lsp::Position::new(line, col));

@@ -47,7 +47,7 @@ pub struct Snapshot {
 
 impl Snapshot {
     pub fn positions(&self, encoding: PositionEncoding) -> Positions<'_> {
-        Positions { rope: &self.rope, encoding }
+        Positions::new(&self.rope, encoding)
     }
 }
 
@@ -146,7 +146,7 @@ fn apply_change(
         doc.rope = Rope::from_str(&change.text);
         return;
     };
-    let range = Positions { rope: &doc.rope, encoding }.text_range(range);
+    let range = Positions::new(&doc.rope, encoding).text_range(range);
     let (from, to) =
         (doc.rope.byte_to_char(range.start as usize), doc.rope.byte_to_char(range.end as usize));
     doc.rope.remove(from..to);

@@ -126,9 +126,13 @@ struct Shown<'a> {
 }
 
 /// The converted diagnostics of the games of one document published last time, by the address
-/// of their (shared, immutable) analysis, which the entry keeps alive.
+/// of their (shared, immutable) analysis, which the entry keeps alive, and the document's line
+/// break then (the lines a fix adds end with it: another drops them all).
 #[derive(Default)]
-struct ConvertedGames(HashMap<usize, ConvertedGame>);
+struct ConvertedGames {
+    games: HashMap<usize, ConvertedGame>,
+    line_break: &'static str,
+}
 
 struct ConvertedGame {
     /// Keeps the analysis, and so its address, alive.
@@ -171,6 +175,10 @@ impl ConvertedGames {
         message: &mut ArrayMessage,
     ) -> usize {
         let positions = doc.positions(encoding);
+        if self.line_break != positions.line_break() {
+            self.games.clear();
+            self.line_break = positions.line_break();
+        }
         let selected = doc.analysis.diagnostics(limit, filter);
         let mut kept = HashMap::with_capacity(selected.games.len());
         let mut count = 0;
@@ -179,7 +187,7 @@ impl ConvertedGames {
             // A game that does not start a line has columns that depend on the text before it:
             // it is converted afresh, and not kept.
             let first_line = chosen.first_line;
-            let mut game = match (self.0.remove(&key), first_line) {
+            let mut game = match (self.games.remove(&key), first_line) {
                 (Some(mut game), Some(line)) => {
                     if line != game.first_line {
                         game.shift_lines(i64::from(line) - i64::from(game.first_line));
@@ -209,7 +217,7 @@ impl ConvertedGames {
                 kept.insert(key, game);
             }
         }
-        self.0 = kept;
+        self.games = kept;
         if selected.omitted > 0 {
             message.push(&lsp::Diagnostic {
                 severity: Some(DiagnosticSeverity::INFORMATION),

@@ -310,6 +310,27 @@ mod tests {
         }
     }
 
+    /// After a tag-only game, a tag line further down the next tag lines decides where the
+    /// game ends: an edit there reparses it, and it is unchanged only when the edit is past it.
+    #[test]
+    fn a_tag_only_game_ends_where_the_next_tag_lines_repeat_a_tag() {
+        let text = "[White \"a\"]\n\n[Event \"b\"]\n[Black \"c\"]\n[White \"d\"]\n\n1. e4 *\n";
+        assert_eq!(lens(text).len(), 2);
+        let white = text.rfind("White").unwrap();
+        let e4 = text.find("e4").unwrap();
+        for step in [1, 5, 1 << 20] {
+            // No repeated tag: one game; a repeated one again: two.
+            let splice = check(text, white..white + 5, "Site", step);
+            assert_eq!((splice.first, splice.removed, splice.inserted.len()), (0, 2, 1));
+            check(&text.replace("[White \"d\"]", "[Site \"d\"]"), white..white + 4, "White", step);
+            let splice = check(text, e4..e4 + 2, "d4", step);
+            assert_eq!(
+                splice.unchanged, 1,
+                "the tag lines read for the game before precede the edit"
+            );
+        }
+    }
+
     #[test]
     fn edits_at_the_ends_of_the_text() {
         for step in [1, 3, 1 << 20] {

@@ -138,6 +138,11 @@ pub struct Token {
 /// (or several, as in `[[Event "x"]]`, which the parser reports), optional blanks, a name of
 /// letters, digits or `_`, optional blanks and `"`.
 pub fn is_tag_line(line: &[u8]) -> bool {
+    tag_line_name(line).is_some()
+}
+
+/// The name of the tag pair that `line` starts, when it starts one ([`is_tag_line`]).
+pub(super) fn tag_line_name(line: &[u8]) -> Option<&[u8]> {
     let mut i = 0;
     let skip_blanks = |i: &mut usize| {
         while matches!(line.get(*i), Some(b' ' | b'\t')) {
@@ -146,19 +151,19 @@ pub fn is_tag_line(line: &[u8]) -> bool {
     };
     skip_blanks(&mut i);
     if line.get(i) != Some(&b'[') {
-        return false;
+        return None;
     }
     while line.get(i) == Some(&b'[') {
         i += 1;
         skip_blanks(&mut i);
     }
-    let name_len = tag_name_len(&line[i..]);
-    if name_len == 0 {
-        return false;
+    let name = &line[i..i + tag_name_len(&line[i..])];
+    if name.is_empty() {
+        return None;
     }
-    i += name_len;
+    i += name.len();
     skip_blanks(&mut i);
-    line.get(i) == Some(&b'"')
+    (line.get(i) == Some(&b'"')).then_some(name)
 }
 
 /// The length of the tag name at the start of `text`: letters, digits and `_` (§8.1.1); 0 when

@@ -4,8 +4,10 @@
 //!
 //! Game boundaries (§8: a file is a sequence of games; real files bend every rule):
 //! - a line that starts a tag pair begins a new game once the current game has movetext;
-//! - in a tag section, a tag line whose name the game already has, after a blank line, begins a
-//!   new game (tag-only games written back to back);
+//! - in a tag section, after a blank line, the tag lines that follow one another begin a new
+//!   game when one of them names a tag the game already has (tag-only games written back to
+//!   back: the next game's tags in any order, so that adding or sorting them keeps it a game of
+//!   its own);
 //! - after a top-level termination marker, the first movetext token on a later line begins a new
 //!   game (headerless games written back to back), unless it is a `%` after other text on its
 //!   line, which would open the new game as an escape line (commentary); commentary on the lines
@@ -17,7 +19,9 @@
 use super::diagnostic::{Code, Diagnostic, PerCodeLimit, excerpt};
 use super::entity;
 use super::first_tags::FirstTags;
-use super::lexer::{RawLexer, Token, TokenKind, at_line_start, is_tag_line, tag_name_len};
+use super::lexer::{
+    RawLexer, Token, TokenKind, at_line_start, is_tag_line, tag_line_name, tag_name_len,
+};
 use super::line_lengths::{IMPORT_LIMIT, LineLengths};
 use super::tree::{
     Game, Node, NodeKind, Tag, TagSectionNote, escape_string, is_closed_string, standard_marker,
@@ -106,6 +110,9 @@ struct Parser<'a> {
     /// The range of the first tag pair of each name so far.
     first_tags: FirstTags<'a>,
     line_lengths: LineLengths,
+    /// The start of the furthest line read past the current token to decide where the game
+    /// ends (the tag lines after a blank line in a tag section).
+    read_to: u32,
 }
 
 /// The token under the parser's cursor, its range kept as one word. The parser writes it once
@@ -167,6 +174,7 @@ impl<'a> Parser<'a> {
             top_moves: 0,
             limit: PerCodeLimit::default(),
             first_tags: FirstTags::with_capacity(TAGS_CAPACITY),
+            read_to: 0,
             line_lengths: LineLengths::default(),
         }
     }
@@ -262,7 +270,7 @@ impl<'a> Parser<'a> {
             };
             if let Step::EndAt(at) = step {
                 end = at;
-                lookahead = self.tok().range.start;
+                lookahead = self.tok().range.start.max(self.read_to);
                 break;
             }
         }
@@ -299,7 +307,7 @@ impl<'a> Parser<'a> {
             if self.in_movetext || self.result_line_end.is_some() {
                 return Step::EndAt(self.boundary_before(tok));
             }
-            if self.repeats_tag_after_blank_line(tok) {
+            if self.next_tags_repeat_after_blank_line(tok) {
                 return Step::EndAt(self.boundary_before(tok));
             }
         } else if self.in_movetext {
@@ -309,24 +317,33 @@ impl<'a> Parser<'a> {
         Step::Continue
     }
 
-    /// Whether the tag at `tok` names a tag the game already has, with a blank line before it.
-    fn repeats_tag_after_blank_line(&self, tok: Token) -> bool {
+    /// Whether, with a blank line before the tag line at `tok`, that line or one of the tag
+    /// lines right after it names a tag the game already has. The lines read are marked in
+    /// `read_to`.
+    fn next_tags_repeat_after_blank_line(&mut self, tok: Token) -> bool {
         if self.game.tags.is_empty() {
             return false;
         }
-        let gap =
-            &self.src.as_bytes()[self.last_significant.end as usize..tok.range.start as usize];
+        let bytes = self.src.as_bytes();
+        let gap = &bytes[self.last_significant.end as usize..tok.range.start as usize];
         // Between tag lines the gap is one line break: no blank line, nothing to count.
         let blank_line = gap.len() >= 2 && gap.iter().filter(|&&b| b == b'\n').count() >= 2;
         if !blank_line {
             return false;
         }
-        // After the `[` (the token may be a whole tag pair).
-        let rest = &self.src[tok.range.start as usize + 1..];
-        let rest = rest.trim_start_matches([' ', '\t']);
-        let name_len = tag_name_len(rest.as_bytes());
-        let name = &rest[..name_len];
-        self.first_tags.contains(name)
+        let mut line = tok.range.start as usize;
+        loop {
+            self.read_to = self.read_to.max(line as u32);
+            let Some(name) = tag_line_name(&bytes[line..]) else { return false };
+            // A tag name is ASCII.
+            if self.first_tags.contains(std::str::from_utf8(name).unwrap_or_default()) {
+                return true;
+            }
+            match memchr::memchr(b'\n', &bytes[line..]) {
+                Some(i) => line += i + 1,
+                None => return false,
+            }
+        }
     }
 
     fn tag_note(&mut self, tok: Token) {

@@ -173,7 +173,8 @@ pub struct Game {
     pub len: u32,
     /// Where the token after the game starts (from the game's start): the parser read on to it
     /// to find where the game ends. It is the next game's first token, or the first after the
-    /// commentary that opens a game without tags; the game's length at the end of the text.
+    /// commentary that opens a game without tags, or the start of the furthest of the next
+    /// game's tag lines read after a tag-only game; the game's length at the end of the text.
     pub lookahead: u32,
     pub tags: Vec<Tag>,
     pub tag_notes: Vec<TagSectionNote>,

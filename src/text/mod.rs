@@ -14,6 +14,6 @@ pub use chars::char_count;
 pub use diff::minimal_edit;
 pub use edit_set::EditSet;
 pub use line_index::{LineCol, LineIndex, PositionEncoding, line_break_count};
-pub use newline::{line_break_of, with_line_break};
+pub use newline::{line_break_of, line_break_of_chunks, with_line_break};
 pub use range::{TextEdit, TextRange};
 pub use spaces::{first_space, last_space};

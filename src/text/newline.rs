@@ -5,12 +5,23 @@
 
 use std::borrow::Cow;
 
-/// The line break of `text`: `"\r\n"` when its first line break is one, else `"\n"`.
+/// The line break of `text`: `"\r\n"` when its first `\n` ends a `\r\n`, else `"\n"`.
 pub fn line_break_of(text: &str) -> &'static str {
-    match memchr::memchr(b'\n', text.as_bytes()) {
-        Some(i) if i > 0 && text.as_bytes()[i - 1] == b'\r' => "\r\n",
-        _ => "\n",
+    line_break_of_chunks([text])
+}
+
+/// [`line_break_of`] the text made of `chunks` (a rope's), read only up to its first `\n`.
+pub fn line_break_of_chunks<'a>(chunks: impl IntoIterator<Item = &'a str>) -> &'static str {
+    let mut last = 0u8;
+    for chunk in chunks {
+        let bytes = chunk.as_bytes();
+        if let Some(i) = memchr::memchr(b'\n', bytes) {
+            let before = if i > 0 { bytes[i - 1] } else { last };
+            return if before == b'\r' { "\r\n" } else { "\n" };
+        }
+        last = bytes.last().copied().unwrap_or(last);
     }
+    "\n"
 }
 
 /// `text` with each `\n` that is no `\r\n`'s written as `line_break`.
@@ -41,6 +52,9 @@ mod tests {
         assert_eq!(line_break_of("\r\n"), "\r\n");
         assert_eq!(line_break_of("1. e4 *"), "\n");
         assert_eq!(line_break_of("a\rb\n"), "\n");
+        assert_eq!(line_break_of_chunks(["[Event", " \"a\"]\r", "", "\n1. e4"]), "\r\n");
+        assert_eq!(line_break_of_chunks(["[Event \"a\"]", "\n\r\n"]), "\n");
+        assert_eq!(line_break_of_chunks(["", "\r", "x\n"]), "\n");
     }
 
     #[test]
