@@ -10,8 +10,8 @@
 //!
 //! The fixed text is written as `fmt` writes (`rewrite`): a named file atomically in place, in
 //! the encoding it was read in, the lines a fix adds ending as the file's first line does;
-//! standard input to standard output. In a file read as Latin-1, a
-//! fix that writes a character beyond Latin-1 is not taken, so that the file keeps its encoding.
+//! standard input to standard output. In a file read as Latin-1, a fix that writes a character
+//! beyond Latin-1 is not taken, so that the file keeps its encoding.
 
 use std::borrow::Cow;
 use std::convert::Infallible;

@@ -6,10 +6,10 @@
 //! a line, so a game never runs into the next one, with these exceptions, where a game that would
 //! merge into the one before is kept as it is:
 //! - after a game with no movetext, the parser starts a new game only at tag lines of which one
-//!   names a tag the game already has (tag-only games written back to back); after a game without a termination
-//!   marker, or one kept as it is (an unclosed comment runs to the next tag pair), only at a tag
-//!   pair, which a formatted game may no longer have (reduced export format): checked by parsing
-//!   the joint;
+//!   names a tag the game already has (tag-only games written back to back); after a game
+//!   without a termination marker, or one kept as it is (an unclosed comment runs to the next
+//!   tag pair), only at a tag pair, which a formatted game may no longer have (reduced export
+//!   format): checked by parsing the joint;
 //! - commentary starts a game only on a line after the termination marker of the game before,
 //!   and only when movetext follows it (else the parser gives it to the game before): a game
 //!   without tags whose text opens with commentary (`{ c } 1. e4`) is checked by parsing it
