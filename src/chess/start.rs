@@ -90,6 +90,18 @@ pub fn start_position(
             return None;
         }
     };
+    // A move number past `u32::MAX` is read as `u32::MAX`: the moves would be counted wrong.
+    if let Some(number) = fen_text.split_ascii_whitespace().nth(5)
+        && number.bytes().all(|b| b.is_ascii_digit())
+        && number.parse::<u32>().is_err()
+    {
+        out.push(Diagnostic::new(
+            Code::InvalidFen,
+            value_range,
+            format!("the FEN's move number {} is past the largest, {}", excerpt(number), u32::MAX),
+        ));
+        return None;
+    }
     let setup = fen.into_setup();
     let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::detect(&setup) };
     match VariantPosition::from_setup(variant, setup, mode) {
