@@ -299,6 +299,18 @@ fn the_diagnostics_limit_keeps_the_most_severe_and_says_how_many_are_left_out() 
     assert_eq!(filtered["params"]["diagnostics"][0]["code"], "result-mismatch");
 }
 
+/// A CRLF document with a CR CR LF at the end of a tag line: formatting gives the formatter's
+/// text in one round (an edit starting right after a `\r` gets no second one before its `\n`).
+#[test]
+fn formatting_after_a_cr_cr_lf_gives_the_formatters_text_at_once() {
+    let text = "[Event \"a\"]\r\n[Site \"s\"]\r\r\n\r\n1. e4 e5 *\r\n";
+    let expected = pgn_lsp::fmt::format_text(text, &pgn_lsp::fmt::FormatOptions::default());
+    assert!(expected.starts_with("[Event \"a\"]\r\n[Site \"s\"]\r\n[Date"), "{expected:?}");
+    let mut client = start(Value::Null);
+    client.open(URI, text);
+    assert_eq!(format(&mut client, text), expected);
+}
+
 /// In a CRLF document, the lines a fix adds end with CRLF, as `pgn-lsp check --fix` writes
 /// them, in a quick fix and in "Fix all" alike.
 #[test]

@@ -181,20 +181,31 @@ fn normal_reason(
     // The first square a piece can come from: the move's square of departure, as near as the
     // text and the board tell.
     let from = reachers.first().expect("checked above");
+    let legal = pos.legal_moves();
+    // The legal pawn moves to `to` from the squares the text allows, as SAN (a capture names
+    // its file, §8.2.3.3): what to write instead, where the pawn is not pinned, say.
+    let pawn_moves = |keep: &dyn Fn(&Move) -> bool| -> Vec<String> {
+        legal
+            .iter()
+            .filter(|m| m.role() == Role::Pawn && m.to() == to)
+            .filter(|m| m.from().is_some_and(|f| reachers.contains(f)) && keep(m))
+            .map(|m| super::san_text(San::from_move(pos, *m)))
+            .collect()
+    };
     if role == Role::Pawn && last_rank && promotion.is_none() {
-        let onto = if from.file() == to.file() {
-            to.to_string()
-        } else {
-            format!("{}x{to}", from.file().char())
-        };
-        return format!("a pawn reaching {to} must promote: write {onto}=Q (or =R, =B, =N)");
+        let queens = pawn_moves(&|m| m.promotion() == Some(Role::Queen));
+        if !queens.is_empty() {
+            return format!(
+                "a pawn reaching {to} must promote: write {} (or =R, =B, =N)",
+                list(&queens, "or")
+            );
+        }
     }
     if promotion.is_some() && (role != Role::Pawn || !last_rank) {
         return "only a pawn reaching the last rank promotes".to_owned();
     }
     // A king is a promotion piece in antichess alone; where promoting to a queen would be
     // legal instead, the promotion piece is what is wrong.
-    let legal = pos.legal_moves();
     let legal_as_queen = || {
         legal.iter().any(|m| {
             reachers.contains(m.from().unwrap_or(to))
@@ -209,10 +220,11 @@ fn normal_reason(
     // A pawn reaches another file only by capturing, and a capture names the pawn's file
     // (§8.2.3.3): `d5` for `exd5`.
     if role == Role::Pawn && !capture && reachers.into_iter().all(|s| s.file() != to.file()) {
-        let promoted = promotion.map_or(String::new(), |p| format!("={}", p.upper_char()));
-        let captures: Vec<String> =
-            reachers.into_iter().map(|s| format!("{}x{to}{promoted}", s.file().char())).collect();
-        return format!("a pawn goes to {to} only by capturing: write {}", list(&captures, "or"));
+        let captures = pawn_moves(&|m| m.is_capture() && m.promotion() == promotion);
+        if !captures.is_empty() {
+            let captures = list(&captures, "or");
+            return format!("a pawn goes to {to} only by capturing: write {captures}");
+        }
     }
     if capture && !target_enemy {
         return format!("there is nothing to capture on {to}");

@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use super::start::insert_line_before;
 use crate::syntax::{
-    Code, Diagnostic, Game, NodeKind, Tag, escape_string, excerpt, standard_marker,
+    Code, Diagnostic, Game, NodeKind, Tag, escape_string, excerpt, standard_marker, standard_result,
 };
 use crate::text::{TextEdit, TextRange};
 
@@ -214,24 +214,6 @@ fn three_fields(v: &str, sep: char) -> Option<[&str; 3]> {
     let (a, rest) = v.split_once(sep)?;
     let (b, c) = rest.split_once(sep)?;
     (!c.contains(sep)).then_some([a, b, c])
-}
-
-/// The result (§8.1.1.7) `v` stands for, in the forms other software writes it: a draw as
-/// `1/2`, `½-½` or `0.5-0.5`, the score joined by `:` or a dash look-alike, spaces between,
-/// and `?` for a result not known (`*`).
-fn standard_result(v: &str) -> Option<&'static str> {
-    let compact: String = v
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .map(|c| if matches!(c, ':' | '\u{2013}' | '\u{2014}') { '-' } else { c })
-        .collect();
-    match compact.replace('\u{bd}', "1/2").as_str() {
-        "1-0" => Some("1-0"),
-        "0-1" => Some("0-1"),
-        "1/2-1/2" | "1/2" | "0.5-0.5" => Some("1/2-1/2"),
-        "?" | "*" => Some("*"),
-        _ => None,
-    }
 }
 
 /// What a date looks like (§8.1.1.3).

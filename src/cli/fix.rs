@@ -130,7 +130,10 @@ fn fix_game(
         let fix_edits: Vec<TextEdit> = fix
             .edits
             .iter()
-            .map(|e| TextEdit::new(e.range, with_line_break(&e.new_text, line_break).into_owned()))
+            .map(|e| {
+                let after_cr = src[..e.range.start as usize].ends_with('\r');
+                TextEdit::new(e.range, with_line_break(&e.new_text, line_break, after_cr))
+            })
             .collect();
         if edits.take(&fix_edits) {
             count += 1;

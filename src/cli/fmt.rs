@@ -164,6 +164,8 @@ fn stream(
 ) -> Result<(), Failure> {
     let text: &str = &source.text;
     let line_break = line_break_of(text);
+    // Whether the text written so far ends with a `\r`.
+    let mut after_cr = false;
     let mut joiner = Joiner::default();
     let mut reporter = KeptReporter::new(source);
     // Spare buffers for each worker: a game's buffer goes back to the worker that formatted into
@@ -188,7 +190,9 @@ fn stream(
             for (range, worker, alone) in games {
                 let game = joiner.join(&text[range], range.start, alone);
                 reporter.report(&game);
-                sink(&game.text_with_line_break(line_break))?;
+                let text = game.text_with_line_break(line_break, after_cr);
+                after_cr = text.ends_with('\r') || (text.is_empty() && after_cr);
+                sink(&text)?;
                 written[worker].push(game);
             }
             for (buffers, written) in buffers.iter().zip(written) {

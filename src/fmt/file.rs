@@ -78,10 +78,11 @@ impl FormattedGame<'_> {
     }
 
     /// [`Self::text`] written with `line_break` (the file's, [`line_break_of`]): the formatted
-    /// form's lines end with it; a game kept as it is keeps its bytes.
-    pub fn text_with_line_break(&self, line_break: &str) -> Cow<'_, str> {
+    /// form's lines end with it; a game kept as it is keeps its bytes. `after_cr` says that the
+    /// text before the game ends with a `\r`.
+    pub fn text_with_line_break(&self, line_break: &str, after_cr: bool) -> Cow<'_, str> {
         match &self.output {
-            GameOutput::Formatted(text) => with_line_break(text, line_break),
+            GameOutput::Formatted(text) => with_line_break(text, line_break, after_cr),
             GameOutput::Kept(_) => Cow::Borrowed(self.source),
         }
     }
@@ -92,7 +93,7 @@ pub fn format_text(text: &str, options: &FormatOptions) -> String {
     let line_break = line_break_of(text);
     let mut out = String::with_capacity(text.len() + text.len() / 8);
     for game in format_games(text, options) {
-        out.push_str(&game.text_with_line_break(line_break));
+        out.push_str(&game.text_with_line_break(line_break, out.ends_with('\r')));
     }
     out
 }

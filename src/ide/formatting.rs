@@ -117,8 +117,12 @@ pub fn for_each_format_edit(
             if at.start < first {
                 continue;
             }
+            // Whether a `\r` stands before the game (a lone one ending the line before), read
+            // within the window: the byte before a window is not read, and taken to be no `\r`.
+            let after_cr = slice[..local.start as usize].ends_with('\r');
             if let GameOutput::Formatted(_) = &joined.output
-                && let Some(edit) = minimal_edit(source, &joined.text_with_line_break(line_break))
+                && let Some(edit) =
+                    minimal_edit(source, &joined.text_with_line_break(line_break, after_cr))
             {
                 sink(TextEdit { range: edit.range.shift(at.start), new_text: edit.new_text });
             }

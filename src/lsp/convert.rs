@@ -120,7 +120,8 @@ impl<'a> Positions<'a> {
     pub fn text_edit(&self, edit: &TextEdit) -> lsp::TextEdit {
         let (start, end) = (edit.range.start as usize, edit.range.end as usize);
         let (cr, lf) = (self.splits_line_break(start), self.splits_line_break(end));
-        let body = with_line_break(&edit.new_text, self.line_break);
+        let after_cr = start > 0 && self.rope.byte(start - 1) == b'\r';
+        let body = with_line_break(&edit.new_text, self.line_break, after_cr);
         let new_text = match (cr, lf) {
             (false, false) => body.into_owned(),
             _ => [cr.then_some("\r"), Some(&*body), lf.then_some("\n")]
@@ -315,7 +316,9 @@ mod tests {
                 let mut applied = text.to_owned();
                 applied.replace_range(start..end, &converted.new_text);
                 // The new lines take the document's CRLF.
-                let edit = TextEdit::new(edit.range, with_line_break(&edit.new_text, "\r\n"));
+                let after_cr = text[..edit.range.start as usize].ends_with('\r');
+                let crlf = with_line_break(&edit.new_text, "\r\n", after_cr);
+                let edit = TextEdit::new(edit.range, crlf);
                 assert_eq!(applied, TextEdit::apply_all(text, &[edit]), "{encoding:?}");
             }
         }

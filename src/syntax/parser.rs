@@ -25,7 +25,7 @@ use super::lexer::{
 use super::line_lengths::{IMPORT_LIMIT, LineLengths};
 use super::tree::{
     Game, Node, NodeKind, Tag, TagSectionNote, escape_string, is_closed_string, standard_marker,
-    string_contents,
+    standard_result, string_contents,
 };
 use crate::text::{TextEdit, TextRange, char_count, first_space};
 
@@ -1109,13 +1109,14 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// The termination marker to add to a game without one: its Result tag's, or `*`.
+    /// The termination marker to add to a game without one: its Result tag's (read as the
+    /// standard's, `1:0` as `1-0`), or `*`.
     fn missing_marker(&self) -> String {
         self.game
             .tag("Result", self.src)
-            .map(|t| t.value(self.src).into_owned())
-            .filter(|v| matches!(v.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*"))
-            .unwrap_or_else(|| "*".to_owned())
+            .and_then(|t| standard_result(&t.value(self.src)))
+            .unwrap_or("*")
+            .to_owned()
     }
 
     /// A variation without moves, from its start node to its `)` at `close`. The fix removes

@@ -107,6 +107,31 @@ pub fn suffix_nag(suffix: &str) -> Option<u8> {
     })
 }
 
+/// The result (§8.1.1.7) a Result tag's value `v` stands for, in the forms other software
+/// writes it too: a draw as `1/2`, `½-½` or `0.5-0.5`, the score joined by `:` or a dash
+/// look-alike, spaces between, and `?` for a result not known (`*`).
+pub fn standard_result(v: &str) -> Option<&'static str> {
+    match v {
+        "1-0" => return Some("1-0"),
+        "0-1" => return Some("0-1"),
+        "1/2-1/2" => return Some("1/2-1/2"),
+        "*" => return Some("*"),
+        _ => {}
+    }
+    let compact: String = v
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .map(|c| if matches!(c, ':' | '\u{2013}' | '\u{2014}') { '-' } else { c })
+        .collect();
+    match compact.replace('\u{bd}', "1/2").as_str() {
+        "1-0" => Some("1-0"),
+        "0-1" => Some("0-1"),
+        "1/2-1/2" | "1/2" | "0.5-0.5" => Some("1/2-1/2"),
+        "?" | "*" => Some("*"),
+        _ => None,
+    }
+}
+
 /// A termination marker as the standard writes it (§8.2.6): `1/2-1/2` for the import forms of
 /// the draw, `1/2` and `½-½`; the others as they are.
 pub fn standard_marker(marker: &str) -> &str {

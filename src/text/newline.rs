@@ -24,17 +24,21 @@ pub fn line_break_of_chunks<'a>(chunks: impl IntoIterator<Item = &'a str>) -> &'
     "\n"
 }
 
-/// `text` with each `\n` that is no `\r\n`'s written as `line_break`.
-pub fn with_line_break<'a>(text: &'a str, line_break: &str) -> Cow<'a, str> {
+/// `text` with each `\n` that is no `\r\n`'s written as `line_break`; `after_cr` says that a
+/// `\r` stands right before the text, making a `\n` first in it a `\r\n`'s too.
+pub fn with_line_break<'a>(text: &'a str, line_break: &str, after_cr: bool) -> Cow<'a, str> {
     if line_break == "\n" || !text.contains('\n') {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + text.len() / 16);
     let mut rest = text;
+    let mut cr_before = after_cr;
     while let Some(i) = memchr::memchr(b'\n', rest.as_bytes()) {
         let line = &rest[..i];
         out.push_str(line);
-        out.push_str(if line.ends_with('\r') { "\n" } else { line_break });
+        let ends_crlf = if line.is_empty() { cr_before } else { line.ends_with('\r') };
+        out.push_str(if ends_crlf { "\n" } else { line_break });
+        cr_before = false;
         rest = &rest[i + 1..];
     }
     out.push_str(rest);
@@ -59,9 +63,12 @@ mod tests {
 
     #[test]
     fn bare_line_feeds_take_the_line_break() {
-        assert_eq!(with_line_break("a\nb\r\nc\n", "\r\n"), "a\r\nb\r\nc\r\n");
-        assert_eq!(with_line_break("\n\na\rb", "\r\n"), "\r\n\r\na\rb");
-        assert!(matches!(with_line_break("a\nb", "\n"), Cow::Borrowed("a\nb")));
-        assert!(matches!(with_line_break("a b", "\r\n"), Cow::Borrowed("a b")));
+        assert_eq!(with_line_break("a\nb\r\nc\n", "\r\n", false), "a\r\nb\r\nc\r\n");
+        assert_eq!(with_line_break("\n\na\rb", "\r\n", false), "\r\n\r\na\rb");
+        // After a `\r`, a first `\n` ends that `\r`'s line break.
+        assert_eq!(with_line_break("\n\na\n", "\r\n", true), "\n\r\na\r\n");
+        assert_eq!(with_line_break("a\n", "\r\n", true), "a\r\n");
+        assert!(matches!(with_line_break("a\nb", "\n", false), Cow::Borrowed("a\nb")));
+        assert!(matches!(with_line_break("a b", "\r\n", true), Cow::Borrowed("a b")));
     }
 }
