@@ -275,6 +275,18 @@ fn games_with_structural_errors_are_kept_and_reported_with_their_line() {
     assert_eq!(fs::read_to_string(dir.path().join("g.pgn")).unwrap(), expected);
 }
 
+/// A game whose FEN cannot be read has no known move numbers: it is kept and reported.
+#[test]
+fn a_game_whose_fen_cannot_be_read_is_kept_and_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = "[SetUp \"1\"]\n[FEN \"not a fen\"]\n\n5.Kd2 Kd7 *\n";
+    let out = pgn_lsp(&["fmt", "--no-add-missing-tags"], dir.path(), input.as_bytes());
+    assert_eq!((out.status.code(), text(&out.stdout)), (Some(0), input));
+    let stderr = text(&out.stderr);
+    assert!(stderr.starts_with("<stdin>:1: game kept as it is: "), "{stderr}");
+    assert!(stderr.contains("its FEN cannot be read"), "{stderr}");
+}
+
 /// Many games, several batches: the output is the same on one worker (the calling thread) as
 /// on several, in file order; `--jobs 0` is a usage error.
 #[test]
