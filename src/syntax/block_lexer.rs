@@ -279,7 +279,7 @@ struct TagClasses {
     /// Letters and digits: the bytes a tag name starts with.
     name_start: u64,
     quote: u64,
-    /// `\` and line breaks, which no plainly written value holds.
+    /// `\` and control characters (line breaks, tabs), which no plainly written value holds.
     unsafe_in_value: u64,
     /// ASCII whitespace, which the lexer skips.
     blank: u64,
@@ -298,7 +298,8 @@ fn classify_tags(block: &[u8; BLOCK]) -> TagClasses {
         c.name |= in_place(or(name_start, eq(v, b'_')));
         c.name_start |= in_place(name_start);
         c.quote |= in_place(eq(v, b'"'));
-        c.unsafe_in_value |= in_place(or(eq(v, b'\\'), or(eq(v, b'\r'), eq(v, b'\n'))));
+        let control = or(within(v, 0x00, 0x1F), eq(v, 0x7F));
+        c.unsafe_in_value |= in_place(or(eq(v, b'\\'), control));
         c.blank |= in_place(sse2::blank(v));
     }
     c
@@ -314,7 +315,7 @@ fn classify_tag_bytes(block: &[u8; BLOCK]) -> TagClasses {
         set(&mut c.name, b.is_ascii_alphanumeric() || b == b'_');
         set(&mut c.name_start, b.is_ascii_alphanumeric());
         set(&mut c.quote, b == b'"');
-        set(&mut c.unsafe_in_value, matches!(b, b'\\' | b'\r' | b'\n'));
+        set(&mut c.unsafe_in_value, b == b'\\' || b.is_ascii_control());
         set(&mut c.blank, is_blank(b));
     }
     c

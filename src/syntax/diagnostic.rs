@@ -96,7 +96,7 @@ codes! {
     InvalidTagName = "invalid-tag-name", Warning, "A tag name with characters other than letters, digits and _.";
     DuplicateTag = "duplicate-tag", Warning, "The same tag twice in one game.";
     MissingTag = "missing-tag", Information, "A tag of the Seven Tag Roster is missing.";
-    InvalidTagValue = "invalid-tag-value", Warning, "A tag value of the wrong shape (dates, times, Elo, ECO, TimeControl, ...), or a date that does not exist.";
+    InvalidTagValue = "invalid-tag-value", Warning, "A tag value of the wrong shape (dates, times, Elo, ECO, TimeControl, ...), a date that does not exist, or a value holding a tab or another control character (§7).";
     NonStandardTermination = "non-standard-termination", Information, "A Termination tag value that is not one of the standard's (normal, time forfeit, adjudication, ...; §9.8.1), such as chess.com's \"X won by resignation\".";
     PlycountMismatch = "plycount-mismatch", Warning, "The PlyCount tag differs from the number of half-moves played.";
     InvalidFen = "invalid-fen", Error, "A FEN tag that cannot be read or describes an impossible position.";

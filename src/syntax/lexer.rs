@@ -33,7 +33,7 @@ use crate::text::TextRange;
 #[derive(Logos, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[logos(skip r"[ \t\r\n\x0B\x0C]+")]
 #[logos(subpattern blank = r"[ \n]")]
-#[logos(subpattern tag_pair = r#"\[[A-Za-z0-9][A-Za-z0-9_]* "[^"\\\r\n]*"\]"#)]
+#[logos(subpattern tag_pair = r#"\[[A-Za-z0-9][A-Za-z0-9_]* "[^"\\\x00-\x1F\x7F]*"\]"#)]
 #[logos(subpattern move_number = r"[0-9]+\.+")]
 #[logos(subpattern result = r"(1-0|0-1|1/2-1/2|1/2|½-½|\*)")]
 #[logos(subpattern symbol = r"[A-Za-z0-9@♔♕♖♗♘♙♚♛♜♝♞♟][A-Za-z0-9_+#=:\-@♔♕♖♗♘♙♚♛♜♝♞♟–—‐‑‒−➖➕]*")]
@@ -47,7 +47,7 @@ pub enum TokenKind {
     LBracket,
     /// A whole tag pair written plainly: `[Name "value"]`, a name of letters, digits and `_`
     /// that starts with a letter or a digit, one space, and a value without quotes, backslashes
-    /// or line breaks. It is exactly the `[`, symbol, string and `]` tokens the same text also
+    /// or control characters (line breaks, tabs). It is exactly the `[`, symbol, string and `]` tokens the same text also
     /// makes, lexed as one token because such pairs are most of a tag section; the parser reads
     /// it as those four where it is no tag pair (in the movetext).
     #[regex(r"(?&tag_pair)")]

@@ -682,7 +682,33 @@ impl<'a> Parser<'a> {
                 .with_fix("Escape the quotes", vec![TextEdit::new(r, escaped)]),
             );
         }
+        if inner.bytes().any(|b| b.is_ascii_control()) {
+            self.control_characters_in_string(r, inner);
+        }
         self.check_string_length(r);
+    }
+
+    /// A tag value at `r` (its contents `inner`) holding a tab or another control character,
+    /// which a string cannot hold (§7). A tab's fix writes a space; other control characters
+    /// have no certain fix.
+    #[cold]
+    fn control_characters_in_string(&mut self, r: TextRange, inner: &str) {
+        let Some(control) = inner.chars().find(|c| c.is_ascii_control() && *c != '\t') else {
+            let fixed = self.text(r).replace('\t', " ");
+            let message =
+                "a tab inside a tag value, which a string cannot hold (§7): write a space";
+            let fix = vec![TextEdit::new(r, fixed)];
+            self.push(
+                Diagnostic::new(Code::InvalidTagValue, r, message)
+                    .with_fix("Write a space for each tab", fix),
+            );
+            return;
+        };
+        let message = format!(
+            "a control character (U+{:04X}) inside a tag value, which a string cannot hold (§7)",
+            u32::from(control)
+        );
+        self.push(Diagnostic::new(Code::InvalidTagValue, r, message));
     }
 
     /// A string token (quotes included, the closing one perhaps missing) longer than the
