@@ -47,9 +47,9 @@ pub enum TokenKind {
     LBracket,
     /// A whole tag pair written plainly: `[Name "value"]`, a name of letters, digits and `_`
     /// that starts with a letter or a digit, one space, and a value without quotes, backslashes
-    /// or control characters (line breaks, tabs). It is exactly the `[`, symbol, string and `]` tokens the same text also
-    /// makes, lexed as one token because such pairs are most of a tag section; the parser reads
-    /// it as those four where it is no tag pair (in the movetext).
+    /// or control characters (line breaks, tabs). It is exactly the `[`, symbol, string and `]`
+    /// tokens the same text also makes, lexed as one token because such pairs are most of a tag
+    /// section; the parser reads it as those four where it is no tag pair (in the movetext).
     #[regex(r"(?&tag_pair)")]
     TagPair,
     #[token("]")]
