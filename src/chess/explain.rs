@@ -192,8 +192,9 @@ fn normal_reason(
             .map(|m| super::san_text(San::from_move(pos, *m)))
             .collect()
     };
+    let queen_promotions = || pawn_moves(&|m| m.promotion() == Some(Role::Queen));
     if role == Role::Pawn && last_rank && promotion.is_none() {
-        let queens = pawn_moves(&|m| m.promotion() == Some(Role::Queen));
+        let queens = queen_promotions();
         if !queens.is_empty() {
             return format!(
                 "a pawn reaching {to} must promote: write {} (or =R, =B, =N)",
@@ -206,14 +207,9 @@ fn normal_reason(
     }
     // A king is a promotion piece in antichess alone; where promoting to a queen would be
     // legal instead, the promotion piece is what is wrong.
-    let legal_as_queen = || {
-        legal.iter().any(|m| {
-            reachers.contains(m.from().unwrap_or(to))
-                && m.to() == to
-                && m.promotion() == Some(Role::Queen)
-        })
-    };
-    if promotion == Some(Role::Pawn) || (promotion == Some(Role::King) && legal_as_queen()) {
+    if promotion == Some(Role::Pawn)
+        || (promotion == Some(Role::King) && !queen_promotions().is_empty())
+    {
         return "a pawn promotes to a queen, a rook, a bishop or a knight".to_owned();
     }
     let target_enemy = pos.them().contains(to) || pos.maybe_ep_square() == Some(to);

@@ -111,13 +111,6 @@ pub fn suffix_nag(suffix: &str) -> Option<u8> {
 /// writes it too: a draw as `1/2`, `½-½` or `0.5-0.5`, the score joined by `:` or a dash
 /// look-alike, spaces between, and `?` for a result not known (`*`).
 pub fn standard_result(v: &str) -> Option<&'static str> {
-    match v {
-        "1-0" => return Some("1-0"),
-        "0-1" => return Some("0-1"),
-        "1/2-1/2" => return Some("1/2-1/2"),
-        "*" => return Some("*"),
-        _ => {}
-    }
     let compact: String = v
         .chars()
         .filter(|c| !c.is_whitespace())
