@@ -157,10 +157,15 @@ fn a_fix_all_leaves_fewer_problems_of_each_kind_it_fixes() {
             let count = |t: &str, code: Code| {
                 common::diagnostics(t).iter().filter(|d| d.code == code).count()
             };
+            // The codes of the diagnostics whose (first) fix the action makes.
             let codes: Vec<Code> = match action.kind {
                 ActionKind::FixAll => common::diagnostics(&text)
                     .iter()
-                    .filter(|d| !d.fixes.is_empty())
+                    .filter(|d| {
+                        d.fixes
+                            .first()
+                            .is_some_and(|f| f.edits.iter().all(|e| action.edits.contains(e)))
+                    })
                     .map(|d| d.code)
                     .collect(),
                 _ => action.diagnostics.iter().map(|d| d.code).collect(),

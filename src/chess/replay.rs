@@ -349,7 +349,9 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         };
         let (m, how, canonical_san) = match found {
             Ok(found) => found,
-            Err(error) => return self.on_unplayable_move(i, depth, line, text, written.san, error),
+            Err((error, tried)) => {
+                return self.on_unplayable_move(i, depth, line, text, tried, error);
+            }
         };
         // SAN read that names one legal move and is minimal is the canonical SAN.
         let minimal = canonical_san.is_none();
@@ -384,10 +386,10 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         true
     }
 
-    /// A move of a judged line read as `san` that names no legal move, or more than one
-    /// (`error`): its diagnostic, and the line is judged no further. The move's range is looked
-    /// up here rather than passed: passing it made the whole `check` of TWIC 920 run 0.6% more
-    /// instructions (callgrind), the common path compiled worse.
+    /// A move of a judged line, written `text` and tried as `san`, that names no legal move, or
+    /// more than one (`error`): its diagnostic, and the line is judged no further. The move's
+    /// range is looked up here rather than passed: passing it made the whole `check` of TWIC
+    /// 920 run 0.6% more instructions (callgrind), the common path compiled worse.
     #[cold]
     fn on_unplayable_move<P: Rules>(
         &mut self,
@@ -401,12 +403,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         let pos: &P = line.pos.as_deref().expect("judged lines have a position");
         let (code, message) = match error {
             SanError::AmbiguousSan => (Code::AmbiguousMove, explain::ambiguous(text, san, pos)),
-            // A move given by its from-square (`f1-b6`) is explained as a move of the piece
-            // standing there, as it was tried.
-            SanError::IllegalSan => {
-                let tried = from_square_reading(san, pos).unwrap_or(san);
-                (Code::IllegalMove, explain::illegal(text, tried, pos))
-            }
+            SanError::IllegalSan => (Code::IllegalMove, explain::illegal(text, san, pos)),
         };
         self.push(Diagnostic::new(code, self.game.nodes[i].range, message));
         self.break_line(i, depth, line)
@@ -437,8 +434,8 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         let pos: &P = line.pos.as_deref().expect("judged lines have a position");
         match other_language_reading(text, pos, line.in_check, &mut self.languages) {
             Ok(written) => self.play_written(i, depth, line, (range, text), written, false),
-            Err(message) => {
-                self.push(Diagnostic::new(Code::InvalidSan, range, message));
+            Err((code, message)) => {
+                self.push(Diagnostic::new(code, range, message));
                 self.break_line(i, depth, line)
             }
         }
@@ -726,10 +723,12 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
 }
 
 /// Find the legal move a written move means when its reading as written, `w.san`, is not one
-/// (`error` says why). Tries a move given by its from-square without a piece letter (UCI
-/// `g1f3`, `e1g1`), then a lowercase `b` as a bishop, then the capture mark flipped (`Bc4` for
+/// (`error` says why). Tries a move given by its from-square (UCI `g1f3`, `e1g1`, and `Ke1-g1`
+/// for castling), then a lowercase `b` as a bishop, then the capture mark flipped (`Bc4` for
 /// `Bxc4`, `ed5` for `exd5`; never for a pawn move without its file, the python-chess #870
-/// trap); else `error` stands.
+/// trap). Else the error to report and the reading it is about: a reading that more than one
+/// legal move matches (`Nd4` for `Nxd4` where two knights can take) makes the move ambiguous;
+/// else `error` stands, a move given by its from-square tried as a move of the piece there.
 #[cold]
 fn resolve_leniently<P: Rules>(
     text: &str,
@@ -737,39 +736,61 @@ fn resolve_leniently<P: Rules>(
     pos: &P,
     in_check: bool,
     error: SanError,
-) -> Result<(Move, Option<Leniency>), SanError> {
-    let resolve = |san: San| pos.resolve_san(san, in_check).ok();
-    if let Some(m) = from_square_reading(w.san, pos).and_then(resolve) {
-        return Ok((m, Some(Leniency::LongAlgebraic)));
+) -> Result<(Move, Option<Leniency>), (SanError, San)> {
+    let from_square = from_square_reading(w.san, pos);
+    let flipped_capture = match w.san {
+        San::Normal { role, file, rank, capture, to, promotion }
+            if role != Role::Pawn || file.is_some() =>
+        {
+            Some(San::Normal { role, file, rank, capture: !capture, to, promotion })
+        }
+        _ => None,
+    };
+    let readings = [
+        from_square.map(|san| (san, Leniency::LongAlgebraic)),
+        notation::bishop_reading(text).map(|san| (san, Leniency::LowercasePiece)),
+        flipped_capture.map(|san| (san, w.leniency.unwrap_or(Leniency::CaptureMark))),
+    ];
+    let mut ambiguous = None;
+    for (san, how) in readings.into_iter().flatten() {
+        match pos.resolve_san(san, in_check) {
+            Ok(m) => return Ok((m, Some(how))),
+            Err(SanError::AmbiguousSan) => ambiguous = ambiguous.or(Some(san)),
+            Err(SanError::IllegalSan) => {}
+        }
     }
-    if let Some(m) = notation::bishop_reading(text).and_then(resolve) {
-        return Ok((m, Some(Leniency::LowercasePiece)));
-    }
-    if let San::Normal { role, file, rank, capture, to, promotion } = w.san
-        && (role != Role::Pawn || file.is_some())
-        && let Some(m) = resolve(San::Normal { role, file, rank, capture: !capture, to, promotion })
-    {
-        return Ok((m, Some(w.leniency.unwrap_or(Leniency::CaptureMark))));
-    }
-    Err(error)
+    Err(match (error, ambiguous) {
+        (SanError::IllegalSan, Some(san)) => (SanError::AmbiguousSan, san),
+        (SanError::IllegalSan, None) => (SanError::IllegalSan, from_square.unwrap_or(w.san)),
+        (SanError::AmbiguousSan, _) => (SanError::AmbiguousSan, w.san),
+    })
 }
 
 /// A move that no accepted notation reads: its one reading with another language's piece
-/// letters (§17) that is a legal move here, or else the message of its `invalid-san`
-/// diagnostic. Of several legal readings, the one in a language of the game's earlier such
-/// moves is taken (`languages`, narrowed to the reading's): after `Sf3`, a knight move in
-/// German, Danish, Norwegian, Swedish or Polish, `Le7` is a bishop move (German...), not a
-/// queen move (Estonian).
+/// letters (§17) that is a legal move here, or else the code and message of its diagnostic:
+/// `ambiguous-move` when no reading is legal but one matches more than one legal move (`Sd2`
+/// where both knights reach d2), else `invalid-san`. Of several legal readings, the one in a
+/// language of the game's earlier such moves is taken (`languages`, narrowed to the
+/// reading's): after `Sf3`, a knight move in German, Danish, Norwegian, Swedish or Polish,
+/// `Le7` is a bishop move (German...), not a queen move (Estonian).
 #[cold]
 fn other_language_reading<P: Rules>(
     text: &str,
     pos: &P,
     in_check: bool,
     languages: &mut notation::Languages,
-) -> Result<Written, String> {
+) -> Result<Written, (Code, String)> {
     let readings = notation::other_language_readings(text);
+    let resolved: Vec<Result<Move, SanError>> =
+        readings.iter().map(|(w, _)| pos.resolve_san(w.san, in_check)).collect();
     let legal: Vec<&(Written, notation::Languages)> =
-        readings.iter().filter(|(w, _)| pos.resolve_san(w.san, in_check).is_ok()).collect();
+        readings.iter().zip(&resolved).filter(|(_, r)| r.is_ok()).map(|(r, _)| r).collect();
+    if legal.is_empty()
+        && let Some(((w, _), _)) =
+            readings.iter().zip(&resolved).find(|(_, r)| matches!(r, Err(SanError::AmbiguousSan)))
+    {
+        return Err((Code::AmbiguousMove, explain::ambiguous(text, w.san, pos)));
+    }
     let in_game: Vec<&(Written, notation::Languages)> =
         legal.iter().copied().filter(|(_, l)| l & *languages != 0).collect();
     let candidates = if in_game.is_empty() { &legal } else { &in_game };
@@ -780,29 +801,32 @@ fn other_language_reading<P: Rules>(
     }
     let san =
         |(w, _): &(Written, _)| super::san_plus_text(SanPlus { san: w.san, suffix: w.suffix });
-    Err(explain::unread(
+    let message = explain::unread(
         text,
         &readings.iter().map(san).collect::<Vec<_>>(),
         &candidates.iter().copied().map(san).collect::<Vec<_>>(),
-    ))
+    );
+    Err((Code::InvalidSan, message))
 }
 
-/// A pawn-looking move with a full from-square (`g1f3`) read as a move of the piece standing
-/// there, capturing what stands on the target square (UCI marks no captures); a king moving two
-/// files, or onto its own rook, castles.
+/// A move with a full from-square read as a move of the piece standing there: a pawn-looking
+/// move (`g1f3`, as UCI writes every move) as that piece's, capturing what stands on the target
+/// square (UCI marks no captures); our king moving two files, or onto our own rook, castles,
+/// whether the king is named or not (`e1g1`, `Ke1-g1`, `Kb1-a1` in Chess960).
 fn from_square_reading<P: shakmaty::Position>(san: San, pos: &P) -> Option<San> {
-    let San::Normal { role: Role::Pawn, file: Some(file), rank: Some(rank), to, promotion, .. } =
-        san
+    let San::Normal { role: written, file: Some(file), rank: Some(rank), to, promotion, .. } = san
     else {
         return None;
     };
+    if !matches!(written, Role::Pawn | Role::King) {
+        return None;
+    }
     let from = shakmaty::Square::from_coords(file, rank);
     let board = pos.board();
-    let capture = pos.them().contains(to)
-        || board.role_at(from) == Some(Role::Pawn) && pos.maybe_ep_square() == Some(to);
     match board.role_at(from)? {
         Role::King
-            if from.rank() == to.rank()
+            if pos.us().contains(from)
+                && from.rank() == to.rank()
                 && (from.file().distance(to.file()) == 2 || pos.our(Role::Rook).contains(to)) =>
         {
             Some(San::Castle(if to.file() > from.file() {
@@ -811,7 +835,10 @@ fn from_square_reading<P: shakmaty::Position>(san: San, pos: &P) -> Option<San> 
                 shakmaty::CastlingSide::QueenSide
             }))
         }
+        _ if written == Role::King => None,
         role => {
+            let capture =
+                pos.them().contains(to) || role == Role::Pawn && pos.maybe_ep_square() == Some(to);
             Some(San::Normal { role, file: Some(file), rank: Some(rank), capture, to, promotion })
         }
     }

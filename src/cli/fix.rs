@@ -6,7 +6,8 @@
 //! room for another (two fixes at one place: tags inserted before a move number the number's
 //! fix replaces) or change where a game ends (a tag pair repaired, a comment closed), until a
 //! round finds nothing to fix, or after [`MAX_ROUNDS`]: a second run then finds nothing either.
-//! Games without fixes keep their text byte for byte.
+//! Games without fixes keep their text byte for byte, and so does a game after one with an
+//! unclosed comment (`syntax::unsettles_next_game`: it may be text of the comment).
 //!
 //! The fixed text is written as `fmt` writes (`rewrite`): a named file atomically in place, in
 //! the encoding it was read in, the lines a fix adds ending as the file's first line does;
@@ -21,7 +22,7 @@ use super::batches::{ParsedGame, for_each_batch};
 use super::game_report::game_diagnostics;
 use super::input::Input;
 use super::rewrite::{Failure, Rewrite, encode, refuse_too_long};
-use crate::syntax::{DiagnosticFilter, Game};
+use crate::syntax::{DiagnosticFilter, Game, unsettles_next_game};
 use crate::text::{EditSet, TextEdit, line_break_of, with_line_break};
 
 /// The most rounds of fixes a text gets. One round fixes nearly everything; a second takes the
@@ -82,15 +83,20 @@ fn fix_round(text: &str, filter: &DiagnosticFilter, latin1: bool) -> Option<(Str
     let mut fixed: Option<String> = None;
     let mut count = 0;
     let line_break = line_break_of(text);
+    // Whether the game before left the next one's fixes uncertain.
+    let mut unsettled = false;
     let Ok(()) = for_each_batch(
         text,
         None,
         |parsed: ParsedGame| {
             let (range, source) = (parsed.start()..parsed.end(), parsed.source());
-            (range, fix_game(parsed.game, source, filter, latin1, line_break))
+            let unsettles_next = unsettles_next_game(&parsed.game.diagnostics);
+            (range, fix_game(parsed.game, source, filter, latin1, line_break), unsettles_next)
         },
         |games, _| {
-            for (range, game) in games {
+            for (range, game, unsettles_next) in games {
+                let game =
+                    if std::mem::replace(&mut unsettled, unsettles_next) { None } else { game };
                 let Some((game_text, made)) = game else {
                     if let Some(fixed) = &mut fixed {
                         fixed.push_str(&text[range]);

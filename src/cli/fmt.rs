@@ -246,6 +246,10 @@ impl<'a> KeptReporter<'a> {
             KeepReason::WouldJoinPrevious => {
                 (game.start as usize, "formatted, it would join the game before it".to_owned())
             }
+            KeepReason::AfterUnclosedComment => (
+                game.start as usize,
+                "the game before leaves a comment open, and this game may be text of it".to_owned(),
+            ),
         };
         self.at = self.at.moved_to(at.max(self.at.offset), self.source.text.as_bytes());
         eprintln!("{}:{}: game kept as it is: {why}", self.source.name, self.at.line + 1);

@@ -15,6 +15,9 @@
 //!   without tags whose text opens with commentary (`{ c } 1. e4`) is checked by parsing it
 //!   after a marker.
 //!
+//! A game after a game with a comment left open is kept as it is too: its first line, where the
+//! lexer ended the comment, may be text of the comment (`syntax::unsettles_next_game`).
+//!
 //! A UTF-8 byte order mark at the start of the text is kept. The games are printed with `\n`;
 //! written out, a file whose first line ends with `\r\n` takes `\r\n` (`text::newline`).
 
@@ -22,7 +25,7 @@ use std::borrow::Cow;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use super::{FormatOptions, Formatted, format_or_keep};
-use crate::syntax::{Diagnostic, Game, parse_game, parse_games};
+use crate::syntax::{Diagnostic, Game, parse_game, parse_games, unsettles_next_game};
 use crate::text::{TextRange, line_break_of, with_line_break};
 
 /// Why a game was kept as it is.
@@ -42,6 +45,12 @@ pub enum KeepReason {
     NotAGame,
     /// Formatted, the game would join the game before it (see the module notes).
     WouldJoinPrevious,
+    /// The game before has a comment left open, which the lexer ended before this game's first
+    /// line: that line may be text of the comment ([`syntax::unsettles_next_game`]), and
+    /// formatting would add tags and move numbers inside it.
+    ///
+    /// [`syntax::unsettles_next_game`]: crate::syntax::unsettles_next_game
+    AfterUnclosedComment,
     /// Formatted, the game would have no movetext left: its movetext has neither moves nor a
     /// termination marker (only move numbers and commentary), or, in reduced export format,
     /// nothing that format keeps.
@@ -122,6 +131,8 @@ pub struct AloneGame {
     source_has_movetext: bool,
     /// Whether the game has no termination marker, so that the next game could run into it.
     open_ended: bool,
+    /// Whether the game leaves the next one uncertain ([`unsettles_next_game`]).
+    unsettles_next: bool,
 }
 
 /// Format `game` (`source` is its text, which starts at `start` in the file) without regard to
@@ -155,7 +166,8 @@ fn format_alone_into(
         }
     };
     let open_ended = game.result_node().is_none();
-    AloneGame { output, has_movetext, source_has_movetext, open_ended }
+    let unsettles_next = unsettles_next_game(&game.diagnostics);
+    AloneGame { output, has_movetext, source_has_movetext, open_ended, unsettles_next }
 }
 
 /// Spare text buffers for formatting the games of a file one after another (and in parallel):
@@ -205,6 +217,8 @@ pub struct Joiner {
     previous: Option<String>,
     /// Whether some game has had output.
     started: bool,
+    /// Whether the last game leaves the next one uncertain ([`unsettles_next_game`]).
+    unsettled: bool,
 }
 
 impl Joiner {
@@ -221,8 +235,15 @@ impl Joiner {
 
     /// The next game of the file (`source` is its text, starting at `start`).
     pub fn join<'a>(&mut self, source: &'a str, start: u32, alone: AloneGame) -> FormattedGame<'a> {
-        let AloneGame { output, mut has_movetext, source_has_movetext, open_ended } = alone;
+        let AloneGame { output, mut has_movetext, source_has_movetext, open_ended, unsettles_next } =
+            alone;
         let mut formatted = FormattedGame { start, source, output };
+        if std::mem::replace(&mut self.unsettled, unsettles_next)
+            && let GameOutput::Formatted(_) = formatted.output
+        {
+            formatted.output = GameOutput::Kept(KeepReason::AfterUnclosedComment);
+            has_movetext = source_has_movetext;
+        }
         let text = formatted.text();
         let joins_previous = match self.previous.as_deref() {
             Some(previous) => !joins_cleanly(previous, text),

@@ -16,6 +16,7 @@ use super::sort_tags::sort_tags;
 use crate::fmt::FormatOptions;
 use crate::syntax::{
     Code, Diagnostic, DiagnosticFilter, NodeKind, TextSource, parse_game_at, suffix_nag,
+    unsettles_next_game,
 };
 use crate::text::{EditSet, TextEdit, TextRange};
 
@@ -168,9 +169,15 @@ struct Fixable<'a> {
 }
 
 impl<'a> Fixable<'a> {
-    /// Every diagnostic shown that has a fix, in document offsets.
+    /// Every diagnostic shown that has a fix, in document offsets, but those of a game after a
+    /// game with an unclosed comment (`syntax::unsettles_next_game`: it may be text of the
+    /// comment; its own quick fixes are still offered).
     fn all(self) -> impl Iterator<Item = Diagnostic> + 'a {
-        self.analysis.games().flat_map(move |(start, game)| {
+        let mut unsettled = false;
+        let settled = self.analysis.games().filter(move |(_, game)| {
+            !std::mem::replace(&mut unsettled, unsettles_next_game(&game.diagnostics))
+        });
+        settled.flat_map(move |(start, game)| {
             let fixable = game.diagnostics.iter().filter(|d| !d.fixes.is_empty());
             fixable.filter(move |d| self.shown.keeps(d)).map(move |d| d.shifted(start))
         })

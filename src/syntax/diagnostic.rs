@@ -109,6 +109,15 @@ codes! {
     NotUtf8 = "not-utf8", Warning, "The file is not valid UTF-8 and was read as Latin-1 (ISO 8859-1, §4.1).";
 }
 
+/// Whether a game with these diagnostics leaves the fixes of the game after it uncertain: a `{`
+/// comment of it is left open, so the lexer ended it before a line that reads as a tag pair
+/// (DESIGN §3), and that line, where the next game starts, may be text of the comment (§5: a
+/// comment runs to its `}`), into which the next game's fixes would write. `check --fix` and
+/// the editor's fix-all leave that next game as it is.
+pub fn unsettles_next_game(diagnostics: &[Diagnostic]) -> bool {
+    diagnostics.iter().any(|d| d.code == Code::UnterminatedComment)
+}
+
 /// `text` as quoted in a message: whole when short, else its first 40 characters and `…`, so
 /// a 100 MB token never makes a 100 MB message.
 pub fn excerpt(text: &str) -> std::borrow::Cow<'_, str> {

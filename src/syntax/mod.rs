@@ -13,7 +13,7 @@ mod line_lengths;
 mod parser;
 mod tree;
 
-pub use diagnostic::{Code, Diagnostic, Fix, Related, Severity, excerpt};
+pub use diagnostic::{Code, Diagnostic, Fix, Related, Severity, excerpt, unsettles_next_game};
 pub use diagnostic_filter::{CodeSet, DiagnosticFilter};
 pub use incremental::{Edit, GameOffsets, GameStarts, Splice, TextSource, parse_game_at, reparse};
 pub use lexer::{Lexer, Token, TokenKind, is_tag_line, lex};

@@ -270,8 +270,13 @@ fn games_with_structural_errors_are_kept_and_reported_with_their_line() {
     let stderr = text(&out.stderr);
     assert!(stderr.starts_with("g.pgn:7: game kept as it is: "), "{stderr}");
     assert!(stderr.contains("[unterminated-comment]"), "{stderr}");
+    // The game after the open comment may be text of it: kept too, and said so.
+    assert!(
+        stderr.contains("g.pgn:9: game kept as it is: the game before leaves a comment open"),
+        "{stderr}"
+    );
     let expected =
-        "[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1.e4 {open\n\n[Event \"c\"]\n\n1. d4 *\n\n";
+        "[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1.e4 {open\n\n[Event \"c\"]\n\n1.d4 *\n";
     assert_eq!(fs::read_to_string(dir.path().join("g.pgn")).unwrap(), expected);
 }
 
