@@ -35,6 +35,7 @@ pub const MIN_LINE_WIDTH: usize = 2;
 #[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub struct Config {
+    #[serde(default, deserialize_with = "optional_line_width")]
     pub line_width: Option<usize>,
     pub reflow_comments: Option<bool>,
     pub add_missing_tags: Option<bool>,
@@ -83,13 +84,7 @@ impl Config {
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
         let error = |message: String| ConfigError { path: path.to_owned(), message };
         let text = std::fs::read_to_string(path).map_err(|e| error(e.to_string()))?;
-        let config: Config = toml::from_str(&text).map_err(|e| error(e.message().to_owned()))?;
-        if let Some(width) = config.line_width
-            && width < MIN_LINE_WIDTH
-        {
-            return Err(error(format!("line-width must be at least {MIN_LINE_WIDTH}")));
-        }
-        Ok(config)
+        toml::from_str(&text).map_err(|e| error(e.message().to_owned()))
     }
 }
 
@@ -103,6 +98,19 @@ pub fn severity<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Severity, 
 
 fn optional_severity<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Severity>, D::Error> {
     severity(d).map(Some)
+}
+
+/// A line width, at least [`MIN_LINE_WIDTH`].
+pub fn line_width<'de, D: Deserializer<'de>>(deserializer: D) -> Result<usize, D::Error> {
+    let width = usize::deserialize(deserializer)?;
+    if width < MIN_LINE_WIDTH {
+        return Err(D::Error::custom(format!("line-width must be at least {MIN_LINE_WIDTH}")));
+    }
+    Ok(width)
+}
+
+fn optional_line_width<'de, D: Deserializer<'de>>(d: D) -> Result<Option<usize>, D::Error> {
+    line_width(d).map(Some)
 }
 
 /// Diagnostic codes by name.

@@ -117,6 +117,22 @@ fn settings_from_initialization_options_and_configuration_changes_are_used() {
     assert_eq!(format(&mut client, LONG_GAME), wide);
 }
 
+/// Initialization options of the wrong shape are ignored as a whole, and later configuration
+/// changes are read over the defaults, not over them.
+#[test]
+fn configuration_changes_count_after_initialization_options_of_the_wrong_shape() {
+    let mut client = start(json!({ "format": { "lineWidth": 1 } }));
+    client.open(URI, LONG_GAME);
+    let default = format(&mut client, LONG_GAME);
+    assert!((60..80).contains(&longest_line(&default)), "{default}");
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "format": { "lineWidth": 40 } } }),
+    );
+    let narrow = format(&mut client, LONG_GAME);
+    assert!(longest_line(&narrow) < 40, "{narrow}");
+}
+
 /// A project's `pgn-lsp.toml` wins over the editor's settings for the files under it, as for
 /// `pgn-lsp fmt`, and is read again at each request; one that cannot be read is left out.
 #[test]

@@ -49,6 +49,9 @@ pub(crate) struct Chunk {
     /// The number of diagnostics of each code, indexed by `Code as usize`.
     pub code_counts: [u32; Code::COUNT],
     pub codes: CodeSet,
+    /// How far from the chunk's start its games' parses looked: the furthest of their starts
+    /// plus lookaheads.
+    pub reach: u32,
 }
 
 impl Chunk {
@@ -57,7 +60,14 @@ impl Chunk {
         for d in entries.iter().flat_map(|entry| &entry.analysis.diagnostics) {
             code_counts[d.code as usize] += 1;
         }
+        let mut at = 0;
+        let mut reach = 0;
+        for entry in &entries {
+            reach = reach.max(at + entry.analysis.lookahead);
+            at += entry.len;
+        }
         Chunk {
+            reach,
             len: entries.iter().map(|e| e.len).sum(),
             line_breaks: entries.iter().map(|e| e.line_breaks).sum(),
             ends_line: entries.last().is_some_and(|e| e.ends_line),
@@ -206,6 +216,26 @@ impl GameStarts for GameList {
         }
         self.chunk_firsts[chunk] + at
     }
+
+    fn first_reaching(&self, offset: u32, before: usize) -> Option<usize> {
+        // Chunk by chunk from the first: a game far back may have looked far ahead.
+        for (c, chunk) in self.chunks.iter().enumerate() {
+            let (mut start, first) = (self.chunk_starts[c], self.chunk_firsts[c]);
+            if first >= before {
+                return None;
+            }
+            if start + chunk.reach < offset {
+                continue;
+            }
+            for (i, entry) in chunk.entries.iter().enumerate().take(before - first) {
+                if start + entry.analysis.lookahead >= offset {
+                    return Some(first + i);
+                }
+                start += entry.len;
+            }
+        }
+        None
+    }
 }
 
 #[cfg(test)]
@@ -215,11 +245,12 @@ mod tests {
     use super::*;
     use crate::syntax::GameOffsets;
 
-    fn entry(len: u32) -> Entry {
+    /// A game of `len` bytes whose parse looked `beyond` bytes past its end.
+    fn entry((len, beyond): (u32, u32)) -> Entry {
         let diagnostics = Vec::new();
         Entry::new(GameAnalysis {
             len,
-            lookahead: len,
+            lookahead: len + beyond,
             line_breaks: 0,
             ends_line: false,
             diagnostics,
@@ -230,14 +261,20 @@ mod tests {
         list.iter().map(|(_, e)| e.len).collect()
     }
 
+    /// Games of 1 to 49 bytes, mostly looking at the line after them, some much further.
+    fn games(count: std::ops::Range<usize>) -> impl Strategy<Value = Vec<(u32, u32)>> {
+        proptest::collection::vec((1..50u32, prop_oneof![4 => 0..20u32, 1 => 0..400u32]), count)
+    }
+
     proptest! {
-        /// After any splices, the list holds the games a plain vector holds, and finds starts
-        /// and games by offset as the starts computed from the lengths do.
+        /// After any splices, the list holds the games a plain vector holds, and finds starts,
+        /// games by offset and the games that looked at an offset as a plain list of starts and
+        /// lookaheads does.
         #[test]
         fn splices_and_lookups_agree_with_a_vector(
-            initial in proptest::collection::vec(1..50u32, 0..300),
+            initial in games(0..300),
             splices in proptest::collection::vec(
-                (any::<prop::sample::Index>(), 0..80usize, proptest::collection::vec(1..50u32, 0..100)),
+                (any::<prop::sample::Index>(), 0..80usize, games(0..100)),
                 0..8,
             ),
         ) {
@@ -248,16 +285,23 @@ mod tests {
                 let end = (start + removed).min(expected.len());
                 expected.splice(start..end, inserted.iter().copied());
                 list.splice(start..end, inserted.into_iter().map(entry).collect());
-                prop_assert_eq!(lens(&list), expected.clone());
+                let expected_lens: Vec<u32> = expected.iter().map(|&(len, _)| len).collect();
+                prop_assert_eq!(lens(&list), expected_lens);
                 prop_assert!(list.chunks().all(|(_, c)| c.entries.len() <= CHUNK));
             }
-            let offsets = GameOffsets::from_lens(&expected);
+            let offsets = GameOffsets::new(expected.iter().map(|&(len, beyond)| (len, len + beyond)));
             prop_assert_eq!(GameStarts::count(&list), expected.len());
-            prop_assert_eq!(list.len(), expected.iter().sum::<u32>());
+            prop_assert_eq!(list.len(), expected.iter().map(|&(len, _)| len).sum::<u32>());
             for offset in 0..list.len() + 2 {
                 let index = offsets.index_at(offset);
                 prop_assert_eq!(list.index_at(offset), index);
                 prop_assert_eq!(list.index_starting_at(offset), offsets.index_starting_at(offset));
+                for before in [index, index.saturating_sub(1), expected.len()] {
+                    prop_assert_eq!(
+                        list.first_reaching(offset, before),
+                        offsets.first_reaching(offset, before)
+                    );
+                }
                 if !expected.is_empty() {
                     prop_assert_eq!(list.start(index), offsets.start(index));
                     let from = list.iter_from(offset).next().map(|(start, _)| start);

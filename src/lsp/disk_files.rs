@@ -23,11 +23,16 @@ pub struct FileParams {
 
 /// The text of the file `uri` names, as VS Code shows it by default, so that positions agree:
 /// without a leading UTF-8 byte order mark, and bytes that are not UTF-8 as U+FFFD.
-/// A file over 4 GiB is not read: a document's offsets are `u32`s (`text::TextRange`).
+/// A file over 4 GiB is not read: a document's offsets are `u32`s (`text::TextRange`); nor is
+/// anything but a regular file: a named pipe or a device would block the server or never end.
 pub fn read(uri: &Url) -> Result<String, String> {
     let path = uri.to_file_path().map_err(|()| format!("{uri} does not name a local file"))?;
     let cannot_read = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
-    let len = std::fs::metadata(&path).map_err(cannot_read)?.len();
+    let metadata = std::fs::metadata(&path).map_err(cannot_read)?;
+    if !metadata.is_file() {
+        return Err(format!("{} is not a regular file", path.display()));
+    }
+    let len = metadata.len();
     if len > u64::from(u32::MAX) {
         return Err(format!(
             "{} is {len} bytes: the language server reads files up to 4 GiB; `pgn-lsp check` \
@@ -75,6 +80,21 @@ mod tests {
         std::fs::File::create(&path).unwrap().set_len(u64::from(u32::MAX) + 1).unwrap();
         let error = read(&Url::from_file_path(&path).unwrap()).unwrap_err();
         assert!(error.ends_with("huge.pgn is 4294967296 bytes: the language server reads files up to 4 GiB; `pgn-lsp check` reads longer ones"), "{error}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn only_a_regular_file_is_read() {
+        let folder = tempfile::tempdir().unwrap();
+        let error = read(&Url::from_file_path(folder.path()).unwrap()).unwrap_err();
+        assert!(error.ends_with("is not a regular file"), "{error}");
+        let device = read(&Url::from_file_path("/dev/zero").unwrap()).unwrap_err();
+        assert_eq!(device, "/dev/zero is not a regular file");
+        let fifo = folder.path().join("fifo.pgn");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+        assert!(made.success(), "mkfifo");
+        let error = read(&Url::from_file_path(&fifo).unwrap()).unwrap_err();
+        assert!(error.ends_with("fifo.pgn is not a regular file"), "{error}");
     }
 
     #[test]

@@ -31,6 +31,18 @@ impl TextSource for Rope {
             out.push_str(chunk);
         }
     }
+
+    fn line_start(&self, offset: usize) -> usize {
+        // The rope also breaks lines at a lone `\r` (`cr_lines`); here only `\n` does.
+        let mut line = self.byte_to_line(offset.min(self.len_bytes()));
+        loop {
+            let start = self.line_to_byte(line);
+            if start == 0 || self.byte(start - 1) == b'\n' {
+                return start;
+            }
+            line -= 1;
+        }
+    }
 }
 
 /// The state of one document a read request works on.

@@ -28,7 +28,9 @@ pub async fn next_frame(input: &mut (impl AsyncBufReadExt + Unpin)) -> Option<Fr
             return None;
         }
         // Text before a `Content-Length` on the same line is what is left of something else.
-        let start = memchr::memmem::find(&line, b"Content-Length:").unwrap_or(0);
+        // Header names are case-insensitive, as in HTTP.
+        let start =
+            memchr::memmem::find(&line.to_ascii_lowercase(), b"content-length:").unwrap_or(0);
         let text = String::from_utf8_lossy(&line[start..]);
         let text = text.trim_end_matches(['\r', '\n']);
         if text.is_empty() {
@@ -39,11 +41,11 @@ pub async fn next_frame(input: &mut (impl AsyncBufReadExt + Unpin)) -> Option<Fr
         }
         in_header = true;
         match text.split_once(':') {
-            Some(("Content-Length", value)) => {
+            Some((name, value)) if name.eq_ignore_ascii_case("Content-Length") => {
                 length =
                     Some(value.trim().parse().map_err(|_| format!("bad Content-Length {value:?}")))
             }
-            Some(("Content-Type", value)) => {
+            Some((name, value)) if name.eq_ignore_ascii_case("Content-Type") => {
                 let charset =
                     value.split(';').skip(1).find_map(|p| p.trim().strip_prefix("charset="));
                 if !matches!(charset, None | Some("utf-8" | "utf8")) {
@@ -128,6 +130,13 @@ mod tests {
         assert_eq!(found[4], body("[]"));
         // A body cut short by the end of the input is not a frame.
         assert_eq!(found.len(), 5);
+    }
+
+    #[tokio::test]
+    async fn header_names_are_read_in_any_case() {
+        let input = b"content-length: 2\r\n\r\n{}CONTENT-TYPE: x; charset=utf-8\r\n\
+            Content-length: 4\r\n\r\nnull";
+        assert_eq!(frames(input).await, [body("{}"), body("null")]);
     }
 
     #[tokio::test]

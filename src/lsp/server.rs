@@ -144,9 +144,16 @@ impl LanguageServer for Server {
             })
         });
         let _ = self.watches_files.set(project_config::can_watch(&params.capabilities));
+        // Options that are no settings are ignored as a whole, and so not kept as the base
+        // of later configuration changes, which are then read over the defaults.
         if let Some(options) = params.initialization_options {
-            let _ = self.initialization_options.set(options);
-            self.set_settings(Value::Null);
+            match Settings::from_json_over(options.clone(), Value::Null) {
+                Ok(settings) => {
+                    let _ = self.initialization_options.set(options);
+                    *self.settings.lock().unwrap_or_else(PoisonError::into_inner) = settings;
+                }
+                Err(e) => tracing::warn!("ignoring initializationOptions: {e}"),
+            }
         }
         let capabilities = ServerCapabilities {
             position_encoding: Some(encoding_kind(encoding)),

@@ -20,7 +20,7 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::config::{Config, codes, severity};
+use crate::config::{Config, codes, line_width, severity};
 use crate::fmt::FormatOptions;
 use crate::syntax::{Code, DiagnosticFilter, Severity};
 
@@ -90,6 +90,7 @@ fn merge(into: &mut Value, over: Value) {
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct FormatSettings {
+    #[serde(deserialize_with = "line_width")]
     pub line_width: usize,
     pub reflow_comments: bool,
     pub add_missing_tags: bool,
@@ -171,6 +172,7 @@ mod tests {
         assert!(!wrapped.format_options().reflow_comments);
         assert_eq!(read(Value::Null).unwrap(), Settings::default());
         assert!(read(json!({ "format": { "lineWidth": "wide" } })).is_err());
+        assert!(read(json!({ "format": { "lineWidth": 1 } })).is_err(), "as `fmt --line-width`");
         let limit = read(json!({ "diagnostics": { "limit": 5 } })).unwrap();
         assert_eq!((limit.diagnostics.limit, limit.format), (5, FormatSettings::default()));
         assert_eq!(limit.diagnostics.filter(), DiagnosticFilter::default());

@@ -3,7 +3,7 @@
 //!
 //! The game before the edited one is reparsed too because where a game ends depends on the
 //! start of the next game: its first token, or the first after the commentary that opens it
-//! ([`Game::lookahead`]).
+//! ([`Game::lookahead`]); so is any earlier game whose parse looked as far as the edit's line.
 //!
 //! The new text is read through a window that grows as needed ([`TextSource`]), so a document
 //! held as a rope is never copied whole. A game parsed from a window is accepted only when the
@@ -37,6 +37,13 @@ pub trait TextSource {
         }
         out
     }
+
+    /// The start of the line holding `offset` (`offset <= len()`): after the last `\n` before
+    /// it, or 0. This reads the text from its start: a source of large texts answers faster.
+    fn line_start(&self, offset: usize) -> usize {
+        let before = self.read(0, offset);
+        memchr::memrchr(b'\n', before.as_bytes()).map_or(0, |i| i + 1)
+    }
 }
 
 impl TextSource for &str {
@@ -47,6 +54,10 @@ impl TextSource for &str {
     fn read_into(&self, start: usize, end: usize, out: &mut String) {
         let end = self.ceil_char_boundary(end.clamp(start, str::len(self)));
         out.push_str(&self[start..end]);
+    }
+
+    fn line_start(&self, offset: usize) -> usize {
+        memchr::memrchr(b'\n', &self.as_bytes()[..offset]).map_or(0, |i| i + 1)
     }
 }
 
@@ -94,38 +105,51 @@ pub trait GameStarts {
         let index = self.index_at(offset);
         (index < self.count() && self.start(index) == offset).then_some(index)
     }
+
+    /// The first of the games before game `before` whose parse looked at `offset` or past it:
+    /// its start plus its [`Game::lookahead`] is at or past `offset`.
+    fn first_reaching(&self, offset: u32, before: usize) -> Option<usize>;
 }
 
-/// The starts of games given by their lengths.
+/// The starts of games given by their lengths and lookaheads.
 #[derive(Debug)]
-pub struct GameOffsets(Vec<u32>);
+pub struct GameOffsets {
+    starts: Vec<u32>,
+    /// Each game's start plus its lookahead.
+    reaches: Vec<u32>,
+}
 
 impl GameOffsets {
-    pub fn from_lens(lens: &[u32]) -> Self {
+    /// The games of `(length, lookahead)` ([`Game::len`], [`Game::lookahead`]), in order.
+    pub fn new(games: impl IntoIterator<Item = (u32, u32)>) -> Self {
         let mut at = 0u32;
-        GameOffsets(
-            lens.iter()
-                .map(|&len| {
-                    let start = at;
-                    at += len;
-                    start
-                })
-                .collect(),
-        )
+        let (starts, reaches) = games
+            .into_iter()
+            .map(|(len, lookahead)| {
+                let start = at;
+                at += len;
+                (start, start + lookahead)
+            })
+            .unzip();
+        GameOffsets { starts, reaches }
     }
 }
 
 impl GameStarts for GameOffsets {
     fn count(&self) -> usize {
-        self.0.len()
+        self.starts.len()
     }
 
     fn start(&self, index: usize) -> u32 {
-        self.0[index]
+        self.starts[index]
     }
 
     fn index_at(&self, offset: u32) -> usize {
-        self.0.partition_point(|&s| s <= offset).saturating_sub(1)
+        self.starts.partition_point(|&s| s <= offset).saturating_sub(1)
+    }
+
+    fn first_reaching(&self, offset: u32, before: usize) -> Option<usize> {
+        self.reaches[..before].iter().position(|&reach| reach >= offset)
     }
 }
 
@@ -133,7 +157,13 @@ impl GameStarts for GameOffsets {
 /// after the edit.
 pub fn reparse(old: &dyn GameStarts, new_text: &dyn TextSource, edit: Edit) -> Splice {
     let edited = old.index_at(edit.old_start);
-    let first = edited.saturating_sub(1);
+    // A game looked at the line of the token after it, and sometimes further: after its
+    // termination marker a `(` opens a variation whose `)`, games later, decides where the game
+    // ends. Every game that looked at the edit's line is reparsed, and at least the one before
+    // the edited game.
+    let edit_line = new_text.line_start(edit.old_start as usize) as u32;
+    let reaching = old.first_reaching(edit_line, edited).unwrap_or(edited);
+    let first = reaching.min(edited.saturating_sub(1));
     let new_edit_end = edit.old_start as i64 + edit.inserted_len as i64;
     let delta = edit.inserted_len as i64 - (edit.old_end as i64 - edit.old_start as i64);
 
@@ -253,6 +283,10 @@ mod tests {
         parse_games(text).map(|(_, g)| g.len).collect()
     }
 
+    fn offsets(text: &str) -> GameOffsets {
+        GameOffsets::new(parse_games(text).map(|(_, g)| (g.len, g.lookahead)))
+    }
+
     /// Apply `old[range] -> insert`, reparse, and check the spliced lengths against a full parse.
     fn check(old: &str, range: std::ops::Range<usize>, insert: &str, step: usize) -> Splice {
         let old_lens = lens(old);
@@ -263,7 +297,7 @@ mod tests {
             old_end: range.end as u32,
             inserted_len: insert.len() as u32,
         };
-        let splice = reparse(&GameOffsets::from_lens(&old_lens), &source, edit);
+        let splice = reparse(&offsets(old), &source, edit);
         let mut spliced = old_lens.clone();
         spliced.splice(
             splice.first..splice.first + splice.removed,
@@ -293,6 +327,23 @@ mod tests {
                 splice.unchanged, 1,
                 "the game before, and its line after, precede the edit"
             );
+        }
+    }
+
+    #[test]
+    fn a_game_whose_parse_looked_games_ahead_is_reparsed() {
+        // After the marker a `(` opens a variation; whether it closes decides, two games later,
+        // where the first game ends.
+        let old = "1. e4 e5 1-0 (\n;note\n1. d4 d5 *\n)\n1. c4 *\n\n1. Nf3 *\n";
+        assert_eq!(lens(old).len(), 4);
+        let at = old.find(")\n").unwrap();
+        for step in [1, 7, 1 << 20] {
+            let splice = check(old, at..at + 1, "", step);
+            assert_eq!((splice.first, splice.removed, splice.inserted.len()), (0, 4, 1));
+            // An edit past the line the first game's parse looked at leaves it alone.
+            let at = old.find("Nf3").unwrap();
+            let splice = check(old, at..at + 1, "", step);
+            assert_eq!(splice.first, 2);
         }
     }
 

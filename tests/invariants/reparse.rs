@@ -83,18 +83,14 @@ pub fn check(case: &Case) {
     let mut games: Vec<Game> = parse_games(&text).map(|(_, game)| game).collect();
     for edit in &case.edits {
         let range = edit.range(&text);
-        let lens: Vec<u32> = games.iter().map(|g| g.len).collect();
+        let old = GameOffsets::new(games.iter().map(|g| (g.len, g.lookahead)));
         text.replace_range(range.clone(), &edit.insert);
         let change = syntax::Edit {
             old_start: range.start as u32,
             old_end: range.end as u32,
             inserted_len: edit.insert.len() as u32,
         };
-        let splice = reparse(
-            &GameOffsets::from_lens(&lens),
-            &Chunked { text: &text, step: case.read_step },
-            change,
-        );
+        let splice = reparse(&old, &Chunked { text: &text, step: case.read_step }, change);
         let end = splice.first + splice.removed;
         assert!(end <= games.len(), "splice {}..{end} past {} games", splice.first, games.len());
         let from: u32 = games[..splice.first].iter().map(|g| g.len).sum();
