@@ -119,7 +119,7 @@ pub struct MoveVisit<'a> {
     /// 0 in the main line, 1 in a variation of it, ...
     pub depth: u32,
     /// The move number this move has (from the start position's fullmove counter).
-    pub fullmove: u32,
+    pub fullmove: u64,
     /// The side making the move.
     pub turn: Color,
     /// The position before the move (see [`MoveVisit::before`]).

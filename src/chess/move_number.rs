@@ -6,8 +6,8 @@ use shakmaty::Color;
 /// A move number indication as written: `12.`, `12...`, `12. ...` or a bare `12`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WrittenNumber {
-    /// The digits, read as `str::parse::<u32>` reads them (`None` past `u32::MAX`).
-    pub number: Option<u32>,
+    /// The digits, read as `str::parse::<u64>` reads them (`None` past `u64::MAX`).
+    pub number: Option<u64>,
     /// How many bytes the digits take.
     pub digits: usize,
     /// The periods after them: 0, 1, or 2 for more than one.
@@ -18,10 +18,10 @@ impl WrittenNumber {
     /// Read the text of a `MoveNumber` node; `None` for one without digits (a lone `...`).
     /// Bytes, not `str`: a `str` slice checks its ends, and the replay reads every number.
     pub fn read(bytes: &[u8]) -> Option<Self> {
-        let mut number = Some(0u32);
+        let mut number = Some(0u64);
         let mut rest = bytes;
         while let [d @ b'0'..=b'9', tail @ ..] = rest {
-            number = number.and_then(|n| n.checked_mul(10)?.checked_add(u32::from(d - b'0')));
+            number = number.and_then(|n| n.checked_mul(10)?.checked_add(u64::from(d - b'0')));
             rest = tail;
         }
         let digits = bytes.len() - rest.len();
@@ -42,7 +42,7 @@ impl WrittenNumber {
 
     /// Whether the indication fits move `fullmove` of `turn`: the same number, and periods
     /// that fit the side (a bare number fits either).
-    pub fn fits(&self, fullmove: u32, turn: Color) -> bool {
+    pub fn fits(&self, fullmove: u64, turn: Color) -> bool {
         self.number == Some(fullmove)
             && !self.white_dots_before(turn)
             && !self.black_dots_before(turn)

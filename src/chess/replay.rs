@@ -148,16 +148,16 @@ struct Line<P> {
     /// The position before the last move: where a variation replacing it starts.
     before_last: Option<Box<P>>,
     /// Number and side of the next move.
-    fullmove: u32,
+    fullmove: u64,
     turn: Color,
     /// Number and side of the last move.
-    last: Option<(u32, Color)>,
+    last: Option<(u64, Color)>,
     /// The move number indication waiting for its move.
     number: PendingNumber,
 }
 
 impl<P: shakmaty::Position> Line<P> {
-    fn start(pos: Option<Box<P>>, fullmove: u32, turn: Color) -> Self {
+    fn start(pos: Option<Box<P>>, fullmove: u64, turn: Color) -> Self {
         let in_check = pos.as_ref().is_some_and(|p| p.is_check());
         let number = PendingNumber::default();
         Line { pos, in_check, before_last: None, fullmove, turn, last: None, number }
@@ -230,7 +230,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
     /// without the cost of the variant dispatch.
     pub fn run<P: Rules>(&mut self, start: Option<P>) -> Replayed {
         let (fullmove, turn) =
-            start.as_ref().map_or((1, Color::White), |p| (p.fullmoves().get(), p.turn()));
+            start.as_ref().map_or((1, Color::White), |p| (u64::from(p.fullmoves().get()), p.turn()));
         let judged = start.is_some();
         let mut line = Line::start(start.map(Box::new), fullmove, turn);
         let mut parents: Vec<Line<P>> = Vec::new();
@@ -688,7 +688,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
     /// played: then the number may be right and a move missing before it (`2. Nf3 3. Bc4`,
     /// Black's second move left out), and no fix is certain.
     #[cold]
-    fn report_move_number(&mut self, n: usize, (fullmove, turn): (u32, Color), played: bool) {
+    fn report_move_number(&mut self, n: usize, (fullmove, turn): (u64, Color), played: bool) {
         let range = self.game.nodes[n].range;
         let text = &self.src[range];
         let Some(written) = WrittenNumber::read(text.as_bytes()) else {

@@ -70,7 +70,7 @@ impl<'o> Doc<'o> {
     }
 
     /// Append the move number indication of a White move (`12.`), or of a Black move (`12...`).
-    pub fn push_move_number(&mut self, sep: Sep, fullmove: u32, black: bool) {
+    pub fn push_move_number(&mut self, sep: Sep, fullmove: u64, black: bool) {
         self.push_written(sep, |out| {
             write_number(out, fullmove);
             out.push_str(if black { "..." } else { "." });
@@ -117,8 +117,8 @@ impl<'o> Doc<'o> {
 }
 
 /// Write `n` in decimal (without the formatting machinery: move numbers are many, and small).
-pub(crate) fn write_number(out: &mut String, n: u32) {
-    let digit = |d: u32| char::from(b'0' + (d % 10) as u8);
+pub(crate) fn write_number(out: &mut String, n: u64) {
+    let digit = |d: u64| char::from(b'0' + (d % 10) as u8);
     match n {
         0..10 => out.push(digit(n)),
         10..100 => {
@@ -143,7 +143,7 @@ mod tests {
 
     #[test]
     fn numbers_are_written_in_decimal() {
-        for n in [0, 7, 9, 10, 23, 99, 100, 999, 1000, u32::MAX] {
+        for n in [0, 7, 9, 10, 23, 99, 100, 999, 1000, u64::MAX] {
             let mut out = String::new();
             write_number(&mut out, n);
             assert_eq!(out, n.to_string());

@@ -11,7 +11,7 @@ use crate::syntax::{Game, NodeKind};
 /// One move node as replayed.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct MoveFact {
-    pub fullmove: u32,
+    pub fullmove: u64,
     pub turn: Color,
     /// Canonical SAN with `+`/`#`; `None` for a move that is not legal, which is written as it is.
     pub san: Option<SanPlus>,

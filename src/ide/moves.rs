@@ -12,7 +12,7 @@ use crate::syntax::{Game, NodeKind};
 pub struct PlayedMove {
     /// Index of the move node in `Game::nodes`.
     pub node: usize,
-    pub fullmove: u32,
+    pub fullmove: u64,
     pub turn: Color,
     /// 0 in the main line, 1 in a variation of it, ...
     pub depth: u32,
