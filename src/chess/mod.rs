@@ -315,8 +315,16 @@ pub fn start_position(game: &Game, src: &str) -> Option<Position> {
 /// [`replay`] for a visitor that needs no positions: [`MoveVisit::before`] gives `None`, and the
 /// replay copies the position before a move only where a variation starts from it. Generic over
 /// the visitor, which is called in line: the formatter replays every game it formats so.
-pub fn replay_without_positions(game: &Game, src: &str, visit: impl FnMut(&MoveVisit<'_>)) {
-    run(&mut replay::Replayer::new(game, src, visit, false), start_position(game, src));
+///
+/// Returns whether the moves' numbers are known: not when the game has a FEN tag but no start
+/// position (the FEN cannot be read, or the variant's rules are not known), where the moves
+/// are numbered from White's first as a guess.
+pub fn replay_without_positions(game: &Game, src: &str, visit: impl FnMut(&MoveVisit<'_>)) -> bool {
+    let known = tags::KnownTags::of(game, src);
+    let start = start::start_position(&known, src, &mut Vec::new());
+    let numbers_known = start.is_some() || known.fen.is_none();
+    run(&mut replay::Replayer::new(game, src, visit, false), start);
+    numbers_known
 }
 
 #[cfg(test)]

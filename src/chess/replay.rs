@@ -229,8 +229,9 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
     /// numbered from 1). Generic so that standard games run on `shakmaty::Chess` directly,
     /// without the cost of the variant dispatch.
     pub fn run<P: Rules>(&mut self, start: Option<P>) -> Replayed {
-        let (fullmove, turn) =
-            start.as_ref().map_or((1, Color::White), |p| (u64::from(p.fullmoves().get()), p.turn()));
+        let (fullmove, turn) = start
+            .as_ref()
+            .map_or((1, Color::White), |p| (u64::from(p.fullmoves().get()), p.turn()));
         let judged = start.is_some();
         let mut line = Line::start(start.map(Box::new), fullmove, turn);
         let mut parents: Vec<Line<P>> = Vec::new();

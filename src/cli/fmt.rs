@@ -223,9 +223,10 @@ impl<'a> KeptReporter<'a> {
             }
             KeepReason::NotNumbered => (
                 game.start as usize,
-                "its moves could not be numbered: its FEN cannot be read, text stands before its \
-                 first move, a move number stands before no move, or one written at or after a \
-                 move that cannot be played disagrees with the count"
+                "its moves could not be numbered: its FEN cannot be read (or holds a position \
+                 of a variant whose rules are not known), text stands before its first move, a \
+                 move number stands before no move, or one written at or after a move that \
+                 cannot be played disagrees with the count"
                     .to_owned(),
             ),
             KeepReason::NotAGame => (

@@ -1,5 +1,5 @@
 //! The document IR (DESIGN §5): words, each with the separator that joins it to the word
-//! before. Words are unbreakable; only `Sep::Space` may become a line break. A document is not
+//! before. Words are unbreakable; only `Sep::Space` and `Sep::Break` may become a line break. A document is not
 //! held: its words go to the printer as they are added, straight into the output. Most words
 //! are slices of the game's text; the others (move numbers, SAN that differs from the text,
 //! NAGs) are written in place. A comment already single-spaced is one entry, a run of words,
@@ -16,6 +16,9 @@ pub(crate) enum Sep {
     Tie,
     /// Nothing, and never a break: `(` and the first move of the variation, the last one and `)`.
     Join,
+    /// Nothing, or a line break when the word (with the words tied to it) does not fit: between
+    /// the `)` of variations that end together, so that many of them fit the width.
+    Break,
     /// A line break: after a `;` comment, around a `%` escape line.
     Line,
 }

@@ -33,8 +33,9 @@ impl MoveFact {
 /// Replay `game` and pass every node but the move numbers (which are layout: the replay
 /// recomputes them) to `each` in order, by its index in `game.nodes`, with the facts of a move
 /// node as the replay found them (`None` for other nodes, and for a move the replay did not
-/// reach). Returns whether the game's moves can be numbered: whether the replay reached every
-/// move node, every move number written before a move the replay could not play fits the
+/// reach). Returns whether the game's moves can be numbered: whether the replay knew where the
+/// numbers start (a FEN tag it could not read leaves them unknown), reached every move node,
+/// every move number written before a move the replay could not play fits the
 /// number it counted, and every move number stands before a move. Else the game is to be left
 /// as it is rather than misnumbered or stripped of text: the words before a game's first move
 /// number that the replay reads as text, not moves (`Hello 1. c4 c5`), are not reached; at a
@@ -79,7 +80,7 @@ pub(crate) fn walk(game: &Game, src: &str, mut each: impl FnMut(usize, Option<&M
     };
     // The nodes before `next` have been passed.
     let mut next = 0;
-    chess::replay_without_positions(game, src, |visit: &MoveVisit<'_>| {
+    let numbers_known = chess::replay_without_positions(game, src, |visit: &MoveVisit<'_>| {
         // The replay visits moves in text order, each once.
         debug_assert!(visit.node >= next && visit.node < game.nodes.len());
         if visit.node < next || visit.node >= game.nodes.len() {
@@ -94,5 +95,5 @@ pub(crate) fn walk(game: &Game, src: &str, mut each: impl FnMut(usize, Option<&M
     for i in next..game.nodes.len() {
         pass(i, None);
     }
-    numbered && lines.iter_mut().all(|line| line.end(text).is_none())
+    numbers_known && numbered && lines.iter_mut().all(|line| line.end(text).is_none())
 }

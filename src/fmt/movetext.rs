@@ -33,6 +33,7 @@ pub(crate) fn print(
         doc: Doc::new(out, options.max_columns()),
         sep: Sep::Space,
         after_move: false,
+        last_kind: None,
         skipped_depth: 0,
         options,
     };
@@ -76,6 +77,8 @@ struct Builder<'o> {
     sep: Sep,
     /// Whether the last word written was a move (or its `e.p.` mark).
     after_move: bool,
+    /// The kind of the last node printed.
+    last_kind: Option<NodeKind>,
     /// In reduced export format, how deep inside a variation being left out we are.
     skipped_depth: u32,
     options: &'o FormatOptions,
@@ -98,7 +101,9 @@ impl Builder<'_> {
                 self.sep = Sep::Join;
             }
             NodeKind::VariationEnd => {
-                self.sep = Sep::Join;
+                // `))`, which may break between the two when many variations end together.
+                let closes_another = self.last_kind == Some(NodeKind::VariationEnd);
+                self.sep = if closes_another { Sep::Break } else { Sep::Join };
                 self.word(")");
             }
             NodeKind::Comment | NodeKind::LineComment | NodeKind::Escape => {
@@ -112,6 +117,7 @@ impl Builder<'_> {
             }
             NodeKind::Unexpected => self.word(text),
         }
+        self.last_kind = Some(kind);
     }
 
     /// In reduced export format, whether a node is kept: the moves and the marker of the main

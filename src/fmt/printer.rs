@@ -7,7 +7,9 @@
 //! Words are printed as they come, straight into the output. Where a unit starts after a space,
 //! whether that space is to be a line break depends on the words tied to it, which come later:
 //! the space is printed, and turned into a line break once the unit is known not to fit (a
-//! byte replaced in place; the words after it stay as they are, only their column changes). The
+//! byte replaced in place; the words after it stay as they are, only their column changes).
+//! Where nothing separates the unit from the word before (`Sep::Break`, between the `)` of
+//! variations that end together, which seldom break) the line break is inserted. The
 //! same holds for the last word of a run and the words tied to it. A unit is known when a word
 //! that may start a line comes, or a word inside which a line may end (a run of several words, a
 //! word of several lines), which is placed only once the break before it is settled.
@@ -25,12 +27,14 @@ pub(crate) struct Printer {
     pending: Option<Break>,
 }
 
-/// A space printed before a word whose unit is not known yet; it becomes a line break if the
-/// unit does not fit on the line.
+/// A space printed before a word whose unit is not known yet (or the place of one not printed);
+/// it becomes a line break if the unit does not fit on the line.
 #[derive(Clone, Copy)]
 struct Break {
-    /// Where the space is in the output.
+    /// Where the space is in the output, or the line break goes without one.
     space_at: usize,
+    /// Whether a space stands there (else the line break is inserted).
+    space: bool,
     /// The column of the word after it.
     column: usize,
     /// The width of the unit from that word on so far, up to its first line end.
@@ -125,6 +129,7 @@ impl Printer {
                 // line when the words tied to it do not fit.
                 self.pending = last_space(&bytes[at..]).map(|space| Break {
                     space_at: start + at + space,
+                    space: true,
                     column: self.column + space + 1,
                     width: rest - (space + 1) + close.len(),
                 });
@@ -169,8 +174,23 @@ impl Printer {
                 if self.column > 0 {
                     out.push(' ');
                     self.column += 1;
-                    self.pending =
-                        Some(Break { space_at: out.len() - 1, column: self.column, width: 0 });
+                    self.pending = Some(Break {
+                        space_at: out.len() - 1,
+                        space: true,
+                        column: self.column,
+                        width: 0,
+                    });
+                }
+            }
+            Sep::Break => {
+                self.settle(out);
+                if self.column > 0 {
+                    self.pending = Some(Break {
+                        space_at: out.len(),
+                        space: false,
+                        column: self.column,
+                        width: 0,
+                    });
                 }
             }
             Sep::Tie => {
@@ -207,7 +227,11 @@ impl Printer {
     #[cold]
     #[inline(never)]
     fn break_line(&mut self, out: &mut String, pending: Break) {
-        make_line_break(out, pending.space_at);
+        if pending.space {
+            make_line_break(out, pending.space_at);
+        } else {
+            out.insert(pending.space_at, '\n');
+        }
         self.column -= pending.column;
     }
 }
@@ -301,7 +325,7 @@ mod tests {
                 match sep {
                     Sep::Tie => unit += 1 + first_width(text),
                     Sep::Join => unit += first_width(text),
-                    Sep::Space | Sep::Line => break,
+                    Sep::Space | Sep::Break | Sep::Line => break,
                 }
                 if text.contains('\n') {
                     break;
@@ -318,6 +342,9 @@ mod tests {
                 Sep::Space if column == 0 => None,
                 Sep::Space if column + 1 + unit_width(&words[i..]) <= max_width => Some(' '),
                 Sep::Space => Some('\n'),
+                Sep::Break if column == 0 => None,
+                Sep::Break if column + unit_width(&words[i..]) <= max_width => None,
+                Sep::Break => Some('\n'),
                 Sep::Tie => Some(' '),
                 Sep::Join => None,
             };
@@ -350,7 +377,13 @@ mod tests {
 
     fn item() -> impl proptest::strategy::Strategy<Value = (Sep, Item)> {
         use proptest::prelude::*;
-        let sep = prop_oneof![Just(Sep::Space), Just(Sep::Tie), Just(Sep::Join), Just(Sep::Line)];
+        let sep = prop_oneof![
+            Just(Sep::Space),
+            Just(Sep::Tie),
+            Just(Sep::Join),
+            Just(Sep::Break),
+            Just(Sep::Line)
+        ];
         let item = prop_oneof![
             4 => "[a-c(){}é]{1,9}".prop_map(Item::Word),
             2 => "[a-c]{1,7}( [a-c]{1,7}){0,6}".prop_map(Item::Run),
