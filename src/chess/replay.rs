@@ -204,6 +204,9 @@ pub struct Replayer<'a, V> {
     languages: notation::Languages,
     /// The node after the text before the game's moves, if it has any (else 0).
     leading_text_end: usize,
+    /// The last move node visited, and whether it was played as an en passant capture (`None`:
+    /// not played).
+    last_visited: Option<(usize, Option<bool>)>,
 }
 
 impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
@@ -222,6 +225,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
             canonical: Vec::with_capacity(16),
             languages: notation::ALL_LANGUAGES,
             leading_text_end: 0,
+            last_visited: None,
         }
     }
 
@@ -265,6 +269,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
                         line = parent;
                     }
                 }
+                NodeKind::EnPassantMark => self.on_en_passant_mark(i),
                 NodeKind::Result => {
                     self.end_line(&mut line);
                     if parents.is_empty() && main_ended.is_none() {
@@ -533,6 +538,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         played: Option<(Move, SanPlus)>,
         written_canonical: bool,
     ) {
+        self.last_visited = Some((i, played.as_ref().map(|(m, _)| m.is_en_passant())));
         (self.visit)(&MoveVisit {
             node: i,
             depth,
@@ -547,6 +553,33 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
             written_canonical,
         });
         line.advance();
+    }
+
+    /// An `e.p.` mark (node `i`) after a move that is no en passant capture, or after no move:
+    /// a `non-canonical-san` whose fix removes it. After a move that was not played nothing is
+    /// known, and after an en passant capture the mark is right, if not standard (§8.2.3.3: en
+    /// passant captures have no special notation; `fmt` leaves the mark out there).
+    #[cold]
+    fn on_en_passant_mark(&mut self, i: usize) {
+        let mark = self.game.nodes[i].range;
+        let before = i.checked_sub(1).map(|b| self.game.nodes[b]);
+        let message = match before {
+            Some(node) if node.kind == NodeKind::Move => match self.last_visited {
+                Some((visited, Some(false))) if visited + 1 == i => format!(
+                    "{} marks an en passant capture, and {} is none: remove it",
+                    &self.src[mark],
+                    excerpt(&self.src[node.range])
+                ),
+                _ => return,
+            },
+            _ => {
+                format!("{} marks an en passant capture, and stands after no move", &self.src[mark])
+            }
+        };
+        let start = before.map_or(mark.start, |node| node.range.end);
+        let fix = vec![TextEdit::new(TextRange::new(start, mark.end), String::new())];
+        let diagnostic = Diagnostic::new(Code::NonCanonicalSan, mark, message);
+        self.push(diagnostic.with_fix("Remove the e.p. mark", fix));
     }
 
     fn push(&mut self, d: Diagnostic) {

@@ -5,7 +5,8 @@
 //! Content is: the tag pairs (as a sorted list: order is layout), the commentary before the
 //! first move (sorted too: it moves with the tag pairs), and the other movetext elements in
 //! order: moves (canonical SAN when legal, else as written), NAGs (suffix annotations as
-//! their NAG, no leading zeros), glyphs, `e.p.` marks, comments (whitespace-normalised when
+//! their NAG, no leading zeros), glyphs, `e.p.` marks but those right after an en passant
+//! capture (notation, as the `x`: §8.2.3.3), comments (whitespace-normalised when
 //! comments are re-flowed, else with only padding and CRLF normalised), `;` comments (without
 //! trailing blanks), escape lines, variation brackets and the termination marker. Move numbers
 //! are layout: they are recomputed.
@@ -56,9 +57,16 @@ pub fn game_content(game: &Game, src: &str, reflow: bool) -> GameContent {
     tags.sort();
     let notes = game.tag_notes.iter().map(|n| commentary(n.kind, &src[n.range], reflow));
     let mut movetext = Vec::with_capacity(game.nodes.len());
+    // Whether the last node passed was a move played as an en passant capture.
+    let mut after_en_passant = false;
     walk(game, src, |i, fact| {
         let node = &game.nodes[i];
         let text = &src[node.range];
+        let mark_of_en_passant = node.kind == NodeKind::EnPassantMark && after_en_passant;
+        after_en_passant = fact.is_some_and(|f| f.en_passant);
+        if mark_of_en_passant {
+            return;
+        }
         movetext.push(match node.kind {
             NodeKind::MoveNumber => return,
             NodeKind::Move | NodeKind::NullMove => Element::Move(match fact {

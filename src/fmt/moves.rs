@@ -17,6 +17,10 @@ pub(crate) struct MoveFact {
     pub san: Option<SanPlus>,
     /// The move's text is its canonical SAN already (nearly every move): copied, not written.
     pub written_canonical: bool,
+    /// The move is an en passant capture: an `e.p.` mark right after it is left out, as en
+    /// passant captures have no special notation (§8.2.3.3). A mark anywhere else is kept,
+    /// and `check` reports it.
+    pub en_passant: bool,
 }
 
 impl MoveFact {
@@ -26,6 +30,7 @@ impl MoveFact {
             turn: visit.turn,
             san: visit.played.as_ref().map(|(_, san)| *san),
             written_canonical: visit.written_canonical,
+            en_passant: visit.played.as_ref().is_some_and(|(m, _)| m.is_en_passant()),
         }
     }
 }

@@ -8,7 +8,8 @@
 //! Move numbers (§8.2.2.2): every White move has `N.`; a Black move has `N...` when it opens
 //! the game or a variation, or when anything other than its White move comes right before it
 //! (a comment, a NAG or glyph, a variation, an escape line). The `e.p.` mark some files write
-//! after an en-passant capture is kept, as part of its move.
+//! after an en passant capture is left out (§8.2.3.3: no special notation); one anywhere else
+//! is kept, as part of the move before it.
 
 use super::FormatOptions;
 use super::annotation::nag_digits;
@@ -34,6 +35,7 @@ pub(crate) fn print(
         sep: Sep::Space,
         after_move: false,
         last_kind: None,
+        en_passant: false,
         skipped_depth: 0,
         options,
     };
@@ -79,6 +81,8 @@ struct Builder<'o> {
     after_move: bool,
     /// The kind of the last node printed.
     last_kind: Option<NodeKind>,
+    /// Whether the last move printed was an en passant capture.
+    en_passant: bool,
     /// In reduced export format, how deep inside a variation being left out we are.
     skipped_depth: u32,
     options: &'o FormatOptions,
@@ -88,6 +92,12 @@ impl Builder<'_> {
     /// The next node of the movetext; `fact` for a move as replayed.
     fn node(&mut self, kind: NodeKind, text: &str, fact: Option<&MoveFact>) {
         if self.options.reduced && !self.kept_when_reduced(kind) {
+            return;
+        }
+        if kind == NodeKind::EnPassantMark
+            && self.en_passant
+            && self.last_kind == Some(NodeKind::Move)
+        {
             return;
         }
         match kind {
@@ -174,6 +184,7 @@ impl Builder<'_> {
 
     /// A move with its number when it needs one (§8.2.2.2).
     fn chess_move(&mut self, text: &str, fact: Option<&MoveFact>) {
+        self.en_passant = fact.is_some_and(|f| f.en_passant);
         let Some(fact) = fact else {
             self.word(text);
             self.after_move = true;
