@@ -214,6 +214,33 @@ fn folding_ranges_inlay_hints_and_selection_ranges() {
     assert_eq!(texts.last(), Some(&TEXT.trim_end()));
 }
 
+/// A cursor inside a thousand nested variations gets a chain of at most 50 ranges, which
+/// clients reading JSON with a nesting limit (serde_json's 128) can read: the innermost, and
+/// the outermost up to the game.
+#[test]
+fn a_selection_range_chain_stays_within_the_nesting_clients_read() {
+    let (mut client, _) = start(neovim_capabilities());
+    let text = format!("1. e4 {}1. d4 {} *\n", "(1. d4 ".repeat(1000), ")".repeat(1000));
+    client.open("file:///deep.pgn", &text);
+    let at = position(&text, text.rfind("d4").unwrap(), "utf-8");
+    let chains = client.call(
+        "textDocument/selectionRange",
+        json!({ "textDocument": { "uri": "file:///deep.pgn" }, "positions": [at] }),
+    );
+    let mut texts = Vec::new();
+    let mut link = &chains[0];
+    while link.is_object() {
+        let range = &link["range"];
+        texts.push(
+            &text[offset(&text, &range["start"], "utf-8")..offset(&text, &range["end"], "utf-8")],
+        );
+        link = &link["parent"];
+    }
+    assert_eq!(texts.len(), 50);
+    assert_eq!(texts[0], "d4");
+    assert_eq!(texts.last(), Some(&text.trim_end()));
+}
+
 #[test]
 fn full_semantic_tokens_are_sent_up_to_the_size_bound_and_ranges_beyond_it() {
     let mut client = Client::spawn(BINARY, &[]);

@@ -146,9 +146,25 @@ pub fn inlay_hint(positions: &Positions<'_>, hint: &InlayHint) -> lsp::InlayHint
     }
 }
 
-/// Ranges innermost first, as the protocol's chain of parents; `None` when there are none.
+/// The most ranges in one chain of parents. Each is a level of nesting in the JSON, and clients
+/// read JSON with a limit on nesting (serde_json's is 128, which Helix and Zed use): a cursor
+/// inside thousands of nested variations would make an answer they cannot read.
+const MAX_SELECTION_CHAIN: usize = 50;
+
+/// How many of the outermost ranges a chain cut to [`MAX_SELECTION_CHAIN`] keeps (the game, its
+/// movetext and the outermost variations); the others are the innermost.
+const OUTERMOST_KEPT: usize = 4;
+
+/// Ranges innermost first, as the protocol's chain of parents; `None` when there are none. A
+/// chain longer than [`MAX_SELECTION_CHAIN`] keeps its innermost and outermost ranges.
 pub fn selection_range(positions: &Positions<'_>, ranges: &[TextRange]) -> Option<SelectionRange> {
-    ranges.iter().rev().fold(None, |parent, &range| {
+    let (inner, outer) = if ranges.len() > MAX_SELECTION_CHAIN {
+        let outer = &ranges[ranges.len() - OUTERMOST_KEPT..];
+        (&ranges[..MAX_SELECTION_CHAIN - OUTERMOST_KEPT], outer)
+    } else {
+        (ranges, &[][..])
+    };
+    inner.iter().chain(outer).rev().fold(None, |parent, &range| {
         Some(SelectionRange { range: positions.range(range), parent: parent.map(Box::new) })
     })
 }
