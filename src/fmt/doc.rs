@@ -1,9 +1,9 @@
 //! The document IR (DESIGN §5): words, each with the separator that joins it to the word
-//! before. Words are unbreakable; only `Sep::Space` and `Sep::Break` may become a line break. A document is not
-//! held: its words go to the printer as they are added, straight into the output. Most words
-//! are slices of the game's text; the others (move numbers, SAN that differs from the text,
-//! NAGs) are written in place. A comment already single-spaced is one entry, a run of words,
-//! rather than one entry per word.
+//! before. Words are unbreakable; only `Sep::Space` and `Sep::Break` may become a line break.
+//! A document is not held: its words go to the printer as they are added, straight into the
+//! output. Most words are slices of the game's text; the others (move numbers, SAN that differs
+//! from the text, NAGs) are written in place. A comment already single-spaced is one entry, a
+//! run of words, rather than one entry per word.
 
 use super::printer::Printer;
 
