@@ -9,7 +9,7 @@
 //! parser finds them in the same place again (`{ Game comment } 1. e4`). Those between tag pairs
 //! stay after the tag pair they followed (and so move with it), one per line, unless that tag
 //! pair is printed last: then they join the opening commentary. Those before the first tag pair
-//! stay before the section.
+//! (a file's opening notes) stay before the section, an empty line after them.
 
 use std::borrow::Cow;
 
@@ -100,8 +100,14 @@ pub(crate) fn write<'g>(
         _ => None,
     };
     let place = |note: &TagSectionNote| place(note, game.tags.len(), last_line);
-    for note in notes.iter().filter(|n| place(n) == Place::BeforeTags) {
-        write_note(note, src, options, out);
+    let mut before_tags = notes.iter().filter(|n| place(n) == Place::BeforeTags).peekable();
+    if before_tags.peek().is_some() {
+        for note in before_tags {
+            write_note(note, src, options, out);
+        }
+        // An empty line after them: a reader that starts a game at its first comment
+        // (python-chess) would otherwise take the tag pairs for movetext.
+        out.push('\n');
     }
     for line in &lines {
         match line {
