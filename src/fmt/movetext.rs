@@ -94,15 +94,12 @@ impl Builder<'_> {
         if self.options.reduced && !self.kept_when_reduced(kind) {
             return;
         }
-        if kind == NodeKind::EnPassantMark
-            && self.en_passant
-            && self.last_kind == Some(NodeKind::Move)
-        {
-            return;
-        }
         match kind {
             NodeKind::MoveNumber => {}
             NodeKind::Move | NodeKind::NullMove => self.chess_move(text, fact),
+            // Left out after an en passant capture.
+            NodeKind::EnPassantMark
+                if self.en_passant && self.last_kind == Some(NodeKind::Move) => {}
             NodeKind::Suffix | NodeKind::Nag | NodeKind::Glyph | NodeKind::EnPassantMark => {
                 self.annotation(kind, text)
             }

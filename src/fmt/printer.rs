@@ -31,10 +31,9 @@ pub(crate) struct Printer {
 /// it becomes a line break if the unit does not fit on the line.
 #[derive(Clone, Copy)]
 struct Break {
-    /// Where the space is in the output, or the line break goes without one.
+    /// Where the space is in the output, or, where there is none, the line break goes (before
+    /// the word's first byte, which is no space).
     space_at: usize,
-    /// Whether a space stands there (else the line break is inserted).
-    space: bool,
     /// The column of the word after it.
     column: usize,
     /// The width of the unit from that word on so far, up to its first line end.
@@ -129,7 +128,6 @@ impl Printer {
                 // line when the words tied to it do not fit.
                 self.pending = last_space(&bytes[at..]).map(|space| Break {
                     space_at: start + at + space,
-                    space: true,
                     column: self.column + space + 1,
                     width: rest - (space + 1) + close.len(),
                 });
@@ -174,23 +172,15 @@ impl Printer {
                 if self.column > 0 {
                     out.push(' ');
                     self.column += 1;
-                    self.pending = Some(Break {
-                        space_at: out.len() - 1,
-                        space: true,
-                        column: self.column,
-                        width: 0,
-                    });
+                    self.pending =
+                        Some(Break { space_at: out.len() - 1, column: self.column, width: 0 });
                 }
             }
             Sep::Break => {
                 self.settle(out);
                 if self.column > 0 {
-                    self.pending = Some(Break {
-                        space_at: out.len(),
-                        space: false,
-                        column: self.column,
-                        width: 0,
-                    });
+                    self.pending =
+                        Some(Break { space_at: out.len(), column: self.column, width: 0 });
                 }
             }
             Sep::Tie => {
@@ -227,7 +217,7 @@ impl Printer {
     #[cold]
     #[inline(never)]
     fn break_line(&mut self, out: &mut String, pending: Break) {
-        if pending.space {
+        if out.as_bytes()[pending.space_at] == b' ' {
             make_line_break(out, pending.space_at);
         } else {
             out.insert(pending.space_at, '\n');
