@@ -217,7 +217,8 @@ impl Printer {
     #[cold]
     #[inline(never)]
     fn break_line(&mut self, out: &mut String, pending: Break) {
-        if out.as_bytes()[pending.space_at] == b' ' {
+        // No word starts with a space: one there is the space printed before the word.
+        if out.as_bytes().get(pending.space_at) == Some(&b' ') {
             make_line_break(out, pending.space_at);
         } else {
             out.insert(pending.space_at, '\n');
