@@ -324,7 +324,9 @@ mod tests {
         let GameOutput::Formatted(formatted) = &games[0].output else {
             panic!("the game is kept: {:?}", games[0].output);
         };
-        assert!(formatted.starts_with("\u{FEFF}% exported by some program\n\n[Event \"e\"]\n[Site"));
+        assert!(
+            formatted.starts_with("\u{FEFF}% exported by some program\n\n[Event \"e\"]\n[Site")
+        );
         assert!(formatted.ends_with("\n\n1. e4 *\n\n"), "{formatted}");
     }
 }
