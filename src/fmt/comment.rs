@@ -183,7 +183,11 @@ fn push_words(doc: &mut Doc<'_>, body: &str) {
             sep = Sep::Tie;
         }
         doc.push(sep, word);
-        in_command = ends_inside_command(word, in_command);
+        // The words of a command are tied up to its `]`; a `[%` never closed in the comment
+        // ties nothing, or the rest of the comment could not break.
+        let inside = ends_inside_command(word, in_command);
+        let same_command = in_command && !word.contains(']');
+        in_command = inside && (same_command || words.clone().any(|w| w.contains(']')));
         sep = Sep::Space;
     }
 }
@@ -309,6 +313,12 @@ mod tests {
     fn commands_never_break() {
         let out = printed("[%clk 0:01:02]   [%cal Ge2e4,\nGd2d4] end", true, 16);
         assert_eq!(out, "{ [%clk 0:01:02]\n[%cal Ge2e4, Gd2d4]\nend }");
+    }
+
+    #[test]
+    fn a_command_never_closed_ties_nothing() {
+        let out = printed("[%clk a b c d e f g h i j k l", true, 12);
+        assert_eq!(out, "{ [%clk a b\nc d e f g h\ni j k l }");
     }
 
     #[test]
