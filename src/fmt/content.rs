@@ -112,11 +112,15 @@ fn commentary(kind: NodeKind, text: &str, reflow: bool) -> Element {
     }
 }
 
-/// The content formatting `game` with `options` must produce: its content, with the missing
-/// roster tags added (when asked), and in reduced export format without the tags it leaves out,
-/// commentary, NAGs, glyphs and variations.
+/// The content formatting `game` with `options` must produce: its content, with a space for
+/// each tab in a tag value (§4.2) and the missing roster tags added (when asked), and in
+/// reduced export format without the tags it leaves out, commentary, NAGs, glyphs and
+/// variations.
 pub fn expected_content(game: &Game, src: &str, options: &FormatOptions) -> GameContent {
     let mut content = game_content(game, src, options.reflow_comments);
+    for (_, value) in content.tags.iter_mut().filter(|(_, value)| value.contains('\t')) {
+        *value = value.replace('\t', " ");
+    }
     if options.add_missing_tags && is_game(game) {
         for name in roster_names() {
             if game.tag(name, src).is_none() {
@@ -125,8 +129,8 @@ pub fn expected_content(game: &Game, src: &str, options: &FormatOptions) -> Game
                     .push((name.to_owned(), chess::missing_tag_value(name, game, src).to_owned()));
             }
         }
-        content.tags.sort();
     }
+    content.tags.sort();
     if options.reduced {
         content.tags.retain(|(name, _)| kept_when_reduced(name));
         content.notes.clear();

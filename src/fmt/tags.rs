@@ -1,8 +1,8 @@
 //! The tag pair section in export format (§8.1): the Seven Tag Roster first and in its order
 //! (§8.1.1), missing roster tags added with their unknown values, then the other tags in ASCII
-//! order of their names; one `[Name "value"]` per line with `"` and `\` escaped (§7); an empty
-//! line after the section. Reduced export format (§3.2.4) keeps the roster and the tags that say
-//! how to read the moves (SetUp, FEN, Variant).
+//! order of their names; one `[Name "value"]` per line with `"` and `\` escaped (§7) and tabs
+//! written as spaces (§4.2); an empty line after the section. Reduced export format (§3.2.4)
+//! keeps the roster and the tags that say how to read the moves (SetUp, FEN, Variant).
 //!
 //! Comments and escape lines of the tag section are never dropped. Those after the last tag pair
 //! are the game's opening commentary and are printed at the start of the movetext, where the
@@ -150,12 +150,14 @@ fn place(note: &TagSectionNote, input_tags: usize, printed_last: Option<usize>) 
 /// A tag's value as an escaped string token (§7): its own token when that has no backslash
 /// (without one, it holds no quote either: a stray quote is a structural error), else its value
 /// escaped again (`\x` becomes `\\x`). The string's data stays the same, and so does its
-/// length as the import format's limit counts it.
+/// length as the import format's limit counts it, but for tabs, which the export format does
+/// not allow (§4.2) nor a string hold (§7): each becomes a space, as `check`'s fix writes it.
 fn value_token<'s>(tag: &Tag, src: &'s str) -> Cow<'s, str> {
-    match tag.value.map(|range| &src[range]) {
+    let token = match tag.value.map(|range| &src[range]) {
         Some(token) if !token.contains('\\') => Cow::Borrowed(token),
         _ => Cow::Owned(escape_string(&tag.value(src))),
-    }
+    };
+    if token.contains('\t') { Cow::Owned(token.replace('\t', " ")) } else { token }
 }
 
 fn write_tag(name: &str, value_token: &str, out: &mut String) {
