@@ -482,7 +482,17 @@ fn check_roster(game: &Game, src: &str, known: &KnownTags<'_>, out: &mut Vec<Dia
     // tag pair cut short: tags added there would land inside the comment.
     let rest_of_a_comment =
         game.nodes.iter().any(|n| n.kind == NodeKind::Unexpected && &src[n.range] == "}");
-    out.push(if rest_of_a_comment {
+    // A tag pair whose name is a missing tag's name and more that no name holds (`[White
+    // Carlsen, Magnus"]`, its value's opening quote missing) may be that tag, broken: the fix
+    // would give the game two.
+    let broken_roster_tag = missing.iter().any(|&i| {
+        let name = SEVEN_TAG_ROSTER[i].0;
+        game.tags.iter().any(|t| {
+            let rest = t.name(src).strip_prefix(name).unwrap_or_default();
+            rest.bytes().next().is_some_and(|b| !(b.is_ascii_alphanumeric() || b == b'_'))
+        })
+    });
+    out.push(if rest_of_a_comment || broken_roster_tag {
         diagnostic
     } else {
         diagnostic.with_fix("Add the missing tags", merged)

@@ -239,10 +239,9 @@ impl<'a> KeptReporter<'a> {
                  would read as text between games"
                     .to_owned(),
             ),
-            KeepReason::NoMovetextLeft => (
+            KeepReason::NothingLeft => (
                 game.start as usize,
-                "formatted, it would have no movetext: it has no moves and no termination marker"
-                    .to_owned(),
+                "it is commentary alone, which reduced export format leaves out".to_owned(),
             ),
             KeepReason::WouldJoinPrevious => {
                 (game.start as usize, "formatted, it would join the game before it".to_owned())

@@ -17,6 +17,7 @@ use super::FormatOptions;
 use super::annotation::nag_digits;
 use super::comment;
 use super::moves::{MoveFact, walk};
+use super::movetext::adds_marker;
 use super::tags::{is_game, kept_when_reduced, roster_names};
 use crate::chess;
 use crate::syntax::{Game, NodeKind, parse_games, standard_marker, suffix_nag};
@@ -113,11 +114,14 @@ fn commentary(kind: NodeKind, text: &str, reflow: bool) -> Element {
 }
 
 /// The content formatting `game` with `options` must produce: its content, with a space for
-/// each tab in a tag value (§4.2) and the missing roster tags added (when asked), and in
-/// reduced export format without the tags it leaves out, commentary, NAGs, glyphs and
-/// variations.
+/// each tab in a tag value (§4.2), a termination marker where it has none and the missing
+/// roster tags added (when asked), and in reduced export format without the tags it leaves
+/// out, commentary, NAGs, glyphs and variations.
 pub fn expected_content(game: &Game, src: &str, options: &FormatOptions) -> GameContent {
     let mut content = game_content(game, src, options.reflow_comments);
+    if adds_marker(game) {
+        content.movetext.push(Element::Result(game.missing_marker(src).to_owned()));
+    }
     for (_, value) in content.tags.iter_mut().filter(|(_, value)| value.contains('\t')) {
         *value = value.replace('\t', " ");
     }

@@ -51,10 +51,9 @@ pub enum KeepReason {
     ///
     /// [`syntax::unsettles_next_game`]: crate::syntax::unsettles_next_game
     AfterUnclosedComment,
-    /// Formatted, the game would have no movetext left: its movetext has neither moves nor a
-    /// termination marker (only move numbers and commentary), or, in reduced export format,
-    /// nothing that format keeps.
-    NoMovetextLeft,
+    /// Text of commentary alone (no tag pair, no movetext), which reduced export format, leaving
+    /// commentary out, would leave empty.
+    NothingLeft,
     /// Formatted in reduced export format without added tags, the game would have no tag pair
     /// left, and its main line reads as text: it would be read back as text between games.
     WouldBeNoGame,
@@ -129,8 +128,6 @@ pub struct AloneGame {
     has_movetext: bool,
     /// Whether the game's source has movetext (any movetext node, move numbers included).
     source_has_movetext: bool,
-    /// Whether the game has no termination marker, so that the next game could run into it.
-    open_ended: bool,
     /// Whether the game leaves the next one uncertain ([`unsettles_next_game`]).
     unsettles_next: bool,
 }
@@ -165,9 +162,8 @@ fn format_alone_into(
             (GameOutput::Kept(reason), source_has_movetext)
         }
     };
-    let open_ended = game.result_node().is_none();
     let unsettles_next = unsettles_next_game(&game.diagnostics);
-    AloneGame { output, has_movetext, source_has_movetext, open_ended, unsettles_next }
+    AloneGame { output, has_movetext, source_has_movetext, unsettles_next }
 }
 
 /// Spare text buffers for formatting the games of a file one after another (and in parallel):
@@ -235,8 +231,7 @@ impl Joiner {
 
     /// The next game of the file (`source` is its text, starting at `start`).
     pub fn join<'a>(&mut self, source: &'a str, start: u32, alone: AloneGame) -> FormattedGame<'a> {
-        let AloneGame { output, mut has_movetext, source_has_movetext, open_ended, unsettles_next } =
-            alone;
+        let AloneGame { output, mut has_movetext, source_has_movetext, unsettles_next } = alone;
         let mut formatted = FormattedGame { start, source, output };
         if std::mem::replace(&mut self.unsettled, unsettles_next)
             && let GameOutput::Formatted(_) = formatted.output
@@ -257,7 +252,9 @@ impl Joiner {
         let text = formatted.text();
         if !text.is_empty() {
             let kept = matches!(formatted.output, GameOutput::Kept(_));
-            self.previous = (!has_movetext || kept || open_ended).then(|| text.to_owned());
+            // A formatted game with movetext ends with its termination marker: the next game
+            // cannot run into it.
+            self.previous = (!has_movetext || kept).then(|| text.to_owned());
             self.started = true;
         }
         formatted

@@ -108,11 +108,11 @@ pub(crate) fn format_or_keep(
         });
         return Err(KeepReason::SyntaxError(reported));
     }
-    let has_movetext = movetext::keeps_elements(game, options);
-    if movetext::loses_movetext(game, options, has_movetext) {
-        // A game the replay cannot number is kept for that reason first.
-        let numbered = moves::walk(game, src, |_, _| {});
-        return Err(if numbered { KeepReason::NoMovetextLeft } else { KeepReason::NotNumbered });
+    // A game's movetext keeps its termination marker at least, added where it has none; text of
+    // commentary alone has no movetext element.
+    let has_movetext = tags::is_game(game);
+    if options.reduced && !has_movetext {
+        return Err(KeepReason::NothingLeft);
     }
     // The output is the input give or take move numbers and spaces.
     text.clear();

@@ -2,8 +2,9 @@
 //! canonical SAN for legal moves (§8.2.3.7) and moves that are not legal as written, suffix
 //! annotations as NAGs (§8.2.3.8), NAGs without leading zeros, glyphs (`±`, `N`) as written,
 //! comments, `;` comments (the line ends after them), `%` escape lines (on their own line,
-//! §6), variations as `(2. f4 exf4)`, and the termination marker as written (§8.2.6). Reduced
-//! export format (§3.2.4) keeps only the main line's moves and the marker.
+//! §6), variations as `(2. f4 exf4)`, and the termination marker as written (§8.2.6), or the
+//! Result tag's (or `*`) where the game has none. Reduced export format (§3.2.4) keeps only the
+//! main line's moves and the marker.
 //!
 //! Move numbers (§8.2.2.2): every White move has `N.`; a Black move has `N...` when it opens
 //! the game or a variation, or when anything other than its White move comes right before it
@@ -16,6 +17,7 @@ use super::annotation::nag_digits;
 use super::comment;
 use super::doc::{Doc, Sep, write_number};
 use super::moves::{self, MoveFact};
+use super::tags::is_game;
 use crate::chess;
 use crate::syntax::{Game, NodeKind, TagSectionNote, standard_marker, suffix_nag};
 
@@ -46,31 +48,17 @@ pub(crate) fn print(
         let node = &game.nodes[i];
         out.node(node.kind, &src[node.range], fact);
     });
+    if adds_marker(game) {
+        out.node(NodeKind::Result, game.missing_marker(src), None);
+    }
     let printed = out.doc.finish();
     numbered.then_some(printed)
 }
 
-/// Whether formatting would leave `game` without the movetext that makes it read as it does:
-/// a movetext of move numbers and commentary alone (which, without its numbers, would read as
-/// part of the tag section, or of the next game's); and, in reduced export format, a movetext
-/// with nothing but commentary, NAGs and variations, or none at all (a tag section whose
-/// non-roster tags go would no longer be told apart from the next game's). `keeps_elements`
-/// is what [`keeps_elements`] says of the game.
-pub(crate) fn loses_movetext(game: &Game, options: &FormatOptions, keeps_elements: bool) -> bool {
-    !keeps_elements && (options.reduced || !game.nodes.is_empty())
-}
-
-/// Whether formatting leaves the movetext of `game` an element other than commentary: a move,
-/// an annotation, a variation or a termination marker.
-pub(crate) fn keeps_elements(game: &Game, options: &FormatOptions) -> bool {
-    game.nodes_with_depth().any(|(_, node, depth)| match node.kind {
-        NodeKind::MoveNumber | NodeKind::Comment | NodeKind::LineComment | NodeKind::Escape => {
-            false
-        }
-        _ if !options.reduced => true,
-        NodeKind::Move | NodeKind::NullMove | NodeKind::Result | NodeKind::Unexpected => depth == 0,
-        _ => false,
-    })
+/// Whether formatting adds a termination marker to `game`, a game without one (§8.2.6: every
+/// movetext ends with one): the Result tag's result, or `*` (as `check`'s fix writes it).
+pub(crate) fn adds_marker(game: &Game) -> bool {
+    is_game(game) && game.result_node().is_none()
 }
 
 struct Builder<'o> {

@@ -25,7 +25,7 @@ use super::lexer::{
 use super::line_lengths::{IMPORT_LIMIT, LineLengths};
 use super::tree::{
     Game, Node, NodeKind, Tag, TagSectionNote, escape_string, is_closed_string, standard_marker,
-    standard_result, string_contents,
+    string_contents,
 };
 use crate::text::{TextEdit, TextRange, char_count, first_space};
 
@@ -426,8 +426,12 @@ impl<'a> Parser<'a> {
                 TokenKind::String if !starts_line || values.is_empty() => {
                     values.push(self.bump().range);
                 }
+                // On the tag pair's line, brackets of a value without quotes (`[Annotator
+                // Fritz (8)]`) are text of the tag pair, not a variation splitting the game.
                 TokenKind::Symbol
                 | TokenKind::Unknown
+                | TokenKind::LParen
+                | TokenKind::RParen
                 | TokenKind::Nag
                 | TokenKind::Dots
                 | TokenKind::MoveNumber
@@ -666,11 +670,25 @@ impl<'a> Parser<'a> {
             }
         }
         if !closed {
-            let fix = TextEdit::new(TextRange::empty(r.end), "\"");
-            self.push(
-                Diagnostic::new(Code::UnterminatedString, r, "string without its closing quote")
-                    .with_fix("Add the closing quote", vec![fix]),
-            );
+            let diagnostic =
+                Diagnostic::new(Code::UnterminatedString, r, "string without its closing quote");
+            // The string runs to the end of its line: a `]` that ends it most likely closes the
+            // tag pair, and the quote goes before it (`[White "Carlsen, Magnus]`). A string that
+            // is a quote and that `]` alone is more likely a value's closing quote, its opening
+            // one missing (`[White Carlsen, Magnus"]`): no fix is certain then.
+            let before_bracket = raw.trim_end_matches([' ', '\t']).strip_suffix(']');
+            let fix = match before_bracket {
+                Some("\"") => None,
+                Some(before) => Some(r.start + before.len() as u32),
+                None => Some(r.end),
+            };
+            self.push(match fix {
+                Some(at) => diagnostic.with_fix(
+                    "Add the closing quote",
+                    vec![TextEdit::new(TextRange::empty(at), "\"")],
+                ),
+                None => diagnostic,
+            });
         } else if stray_quote {
             let escaped = escape_string(inner);
             self.push(
@@ -995,6 +1013,11 @@ impl<'a> Parser<'a> {
             return self.move_number(t);
         }
         let kind = if t.range.len() > 2 {
+            if text().ends_with(b"e")
+                && self.src.as_bytes()[t.range.end as usize..].starts_with(b".p.")
+            {
+                return self.move_glued_to_en_passant_mark(t.range);
+            }
             NodeKind::Move
         } else {
             match text() {
@@ -1008,6 +1031,26 @@ impl<'a> Parser<'a> {
             self.count_move();
         }
         self.push_node(kind, t.range);
+    }
+
+    /// A move written with its `e.p.` mark glued on (`exd6e.p.`), which the lexer reads as the
+    /// symbol `exd6e` and then `.`, `p` and `.`: the move, and the mark made of the symbol's
+    /// last letter and the three tokens after it.
+    #[cold]
+    fn move_glued_to_en_passant_mark(&mut self, symbol: TextRange) {
+        let mark_end = symbol.end + 3;
+        // The three tokens end where the mark does unless more periods follow (`exd6e.p..`).
+        if self.src.as_bytes().get(mark_end as usize) == Some(&b'.') {
+            self.count_move();
+            return self.push_node(NodeKind::Move, symbol);
+        }
+        let (before_mark, mark_start) = (symbol.start, symbol.end - 1);
+        self.count_move();
+        self.push_node(NodeKind::Move, TextRange::new(before_mark, mark_start));
+        while self.tok().range.start < mark_end {
+            self.bump();
+        }
+        self.push_node(NodeKind::EnPassantMark, TextRange::new(mark_start, mark_end));
     }
 
     /// An HTML character reference in the movetext (`&plusmn;`): an error, with the glyph it
@@ -1075,7 +1118,7 @@ impl<'a> Parser<'a> {
         self.close_open_variations(content_end, own_line, comment_ate_rest);
         let has_content = self.in_movetext || !self.game.tags.is_empty();
         if has_content && self.result_line_end.is_none() && !comment_ate_rest {
-            let marker = self.missing_marker();
+            let marker = self.game.missing_marker(self.src);
             let anchor = self
                 .game
                 .nodes
@@ -1102,7 +1145,7 @@ impl<'a> Parser<'a> {
                     let separator = if own_line { '\n' } else { ' ' };
                     TextEdit::new(TextRange::empty(content_end), format!("{separator}{marker}"))
                 } else {
-                    self.marker_after_tags(content_end, end, &marker)
+                    self.marker_after_tags(content_end, end, marker)
                 };
                 diagnostic = diagnostic.with_fix(format!("Add {marker}"), vec![fix]);
             }
@@ -1133,16 +1176,6 @@ impl<'a> Parser<'a> {
             }
             None => TextEdit::new(TextRange::empty(content_end), format!("\n\n{marker}")),
         }
-    }
-
-    /// The termination marker to add to a game without one: its Result tag's (read as the
-    /// standard's, `1:0` as `1-0`), or `*`.
-    fn missing_marker(&self) -> String {
-        self.game
-            .tag("Result", self.src)
-            .and_then(|t| standard_result(&t.value(self.src)))
-            .unwrap_or("*")
-            .to_owned()
     }
 
     /// A variation without moves, from its start node to its `)` at `close`. The fix removes
@@ -1241,7 +1274,7 @@ impl<'a> Parser<'a> {
                 closing.insert(0, '\n');
             }
             if self.result_line_end.is_none() {
-                let marker = self.missing_marker();
+                let marker = self.game.missing_marker(self.src);
                 closing = format!("{closing} {marker}");
                 title = format!("{title} and add {marker}");
             }

@@ -248,6 +248,12 @@ impl Game {
         ranges
     }
 
+    /// The termination marker a game without one is to end with (§8.2.6): its Result tag's
+    /// (read as the standard's, `1:0` as `1-0`), or `*`.
+    pub fn missing_marker(&self, src: &str) -> &'static str {
+        self.tag("Result", src).and_then(|t| standard_result(&t.value(src))).unwrap_or("*")
+    }
+
     /// The termination marker at the top level of the movetext, if any.
     pub fn result_node(&self) -> Option<&Node> {
         // Until the first variation every node is at the top level: most games have none, and
