@@ -85,3 +85,14 @@ fn workspace_symbols_span_documents_and_stop_at_the_limit() {
     assert_eq!(names("TAL", 2), [("one", 0), ("two", 0)]);
     assert_eq!(names("karpov", 10), []);
 }
+
+/// Whitespace alone is no game: no symbol in the outline, none found.
+#[test]
+fn a_blank_document_has_no_symbols() {
+    for text in ["", " ", "\n\n", "\r\n\t\n"] {
+        let analysis = DocumentAnalysis::new(text);
+        assert_eq!(document_symbols(&analysis, &text), Vec::new(), "{text:?}");
+        let sources = [((), &analysis, &text as &dyn TextSource)];
+        assert_eq!(workspace_symbols(sources, "", 3), Vec::new(), "{text:?}");
+    }
+}

@@ -4,8 +4,8 @@
 //!
 //! Content is: the tag pairs (as a sorted list: order is layout), the commentary before the
 //! first move (sorted too: it moves with the tag pairs), and the other movetext elements in
-//! order: moves (canonical SAN when legal, else as written), NAGs (suffix annotations as
-//! their NAG, no leading zeros), glyphs, `e.p.` marks but those right after an en passant
+//! order: moves (canonical SAN when legal, else as written), NAGs (suffix annotations and
+//! glyphs that stand for one as their NAG, no leading zeros), other glyphs, `e.p.` marks but those right after an en passant
 //! capture (notation, as the `x`: §8.2.3.3), comments (whitespace-normalised when
 //! comments are re-flowed, else with only padding and CRLF normalised), `;` comments (without
 //! trailing blanks), escape lines, variation brackets and the termination marker. Move numbers
@@ -20,7 +20,7 @@ use super::moves::{MoveFact, walk};
 use super::movetext::adds_marker;
 use super::tags::{is_game, kept_when_reduced, roster_names};
 use crate::chess;
-use crate::syntax::{Game, NodeKind, parse_games, standard_marker, suffix_nag};
+use crate::syntax::{Game, NodeKind, glyph_nag, parse_games, standard_marker, suffix_nag};
 
 /// One movetext element.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -79,7 +79,10 @@ pub fn game_content(game: &Game, src: &str, reflow: bool) -> GameContent {
                 None => Element::Unexpected(text.to_owned()),
             },
             NodeKind::Nag => Element::Nag(nag_digits(text).to_owned()),
-            NodeKind::Glyph => Element::Glyph(text.to_owned()),
+            NodeKind::Glyph => match glyph_nag(text) {
+                Some(nag) => Element::Nag(nag.to_string()),
+                None => Element::Glyph(text.to_owned()),
+            },
             NodeKind::EnPassantMark => Element::EnPassant(text.to_owned()),
             NodeKind::Comment | NodeKind::LineComment | NodeKind::Escape => {
                 commentary(node.kind, text, reflow)
@@ -202,9 +205,7 @@ pub fn compare_texts(
 /// `options` must give when `expected`, else with the content they have.
 fn sides<'a>(text: &'a str, options: &FormatOptions, expected: bool) -> Vec<Side<'a>> {
     parse_games(text)
-        .filter(|(_, game)| {
-            !(game.tags.is_empty() && game.tag_notes.is_empty() && game.nodes.is_empty())
-        })
+        .filter(|(_, game)| !game.is_blank())
         .map(|(start, game)| {
             let source = &text[start as usize..(start + game.len) as usize];
             let content = (!game.has_structural_errors()).then(|| {

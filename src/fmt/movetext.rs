@@ -1,10 +1,11 @@
 //! The movetext section as a document (§8.2): move numbers recomputed from the position,
 //! canonical SAN for legal moves (§8.2.3.7) and moves that are not legal as written, suffix
-//! annotations as NAGs (§8.2.3.8), NAGs without leading zeros, glyphs (`±`, `N`) as written,
-//! comments, `;` comments (the line ends after them), `%` escape lines (on their own line,
-//! §6), variations as `(2. f4 exf4)`, and the termination marker as written (§8.2.6), or the
-//! Result tag's (or `*`) where the game has none. Reduced export format (§3.2.4) keeps only the
-//! main line's moves and the marker.
+//! annotations as NAGs (§8.2.3.8), NAGs without leading zeros, glyphs as their NAG where they
+//! stand for one (`±` $16, `N` $146; export format has NAGs only, §8.2.4), others (`⟳`) as
+//! written, comments, `;` comments (the line ends after them), `%` escape lines (on their own
+//! line, §6), variations as `(2. f4 exf4)`, and the termination marker as written (§8.2.6), or
+//! the Result tag's (or `*`) where the game has none. Reduced export format (§3.2.4) keeps only
+//! the main line's moves and the marker.
 //!
 //! Move numbers (§8.2.2.2): every White move has `N.`; a Black move has `N...` when it opens
 //! the game or a variation, or when anything other than its White move comes right before it
@@ -19,7 +20,7 @@ use super::doc::{Doc, Sep, write_number};
 use super::moves::{self, MoveFact};
 use super::tags::is_game;
 use crate::chess;
-use crate::syntax::{Game, NodeKind, TagSectionNote, standard_marker, suffix_nag};
+use crate::syntax::{Game, NodeKind, TagSectionNote, glyph_nag, standard_marker, suffix_nag};
 
 /// Print the movetext of `game`, opened by the `notes` of the tag section that belong to it,
 /// at the end of `out` (no final line break). Returns whether it printed anything, or `None`
@@ -144,6 +145,10 @@ impl Builder<'_> {
     fn annotation(&mut self, kind: NodeKind, text: &str) {
         match kind {
             NodeKind::Suffix => match suffix_nag(text) {
+                Some(nag) => self.nag(|out| write_number(out, nag.into())),
+                None => self.word(text),
+            },
+            NodeKind::Glyph => match glyph_nag(text) {
                 Some(nag) => self.nag(|out| write_number(out, nag.into())),
                 None => self.word(text),
             },

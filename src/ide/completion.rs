@@ -146,8 +146,9 @@ fn is_commentary(kind: NodeKind) -> bool {
 /// Whether the line holding `offset` is blank.
 fn blank_line_at(src: &str, offset: u32) -> bool {
     let at = offset as usize;
-    let line_start = src[..at].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = src[at..].find('\n').map_or(src.len(), |i| at + i);
+    // A lone CR ends a line too, as in the editor.
+    let line_start = src[..at].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+    let line_end = src[at..].find(['\n', '\r']).map_or(src.len(), |i| at + i);
     src[line_start..line_end].trim().is_empty()
 }
 

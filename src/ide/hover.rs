@@ -12,12 +12,11 @@ use shakmaty::{EnPassantMode, Position as _};
 use super::analysis::DocumentAnalysis;
 use super::board::position_markdown;
 use super::moves::{PlayedMove, replay_moves};
-use super::nags::{NagMeaning, nag_meaning, symbol_meaning, symbol_nag};
+use super::nags::{NagMeaning, nag_meaning, symbol_meaning};
 use super::tags::{in_seven_tag_roster, tag_doc};
 use super::walk::node_at;
 use crate::chess::{self, Outcome, Position, color_name};
-use crate::syntax::suffix_nag;
-use crate::syntax::{Game, NodeKind, TextSource, parse_game_at};
+use crate::syntax::{Game, NodeKind, TextSource, glyph_nag, parse_game_at, suffix_nag};
 use crate::text::TextRange;
 
 /// A hover: the range it is about (in the document) and its Markdown.
@@ -76,8 +75,8 @@ fn hover_in_game(game: &Game, src: &str, offset: u32) -> Option<Hover> {
         NodeKind::MoveNumber => move_number_markdown(game, src, index),
         NodeKind::Nag => nag_markdown(text, text[1..].parse().ok()),
         NodeKind::Suffix => nag_markdown(text, suffix_nag(text).map(u32::from)),
-        NodeKind::Glyph => match symbol_nag(text) {
-            Some(nag) => nag_markdown(text, Some(nag)),
+        NodeKind::Glyph => match glyph_nag(text) {
+            Some(nag) => nag_markdown(text, Some(nag.into())),
             None => format!("`{text}`: {}", symbol_meaning(text)?),
         },
         NodeKind::Result if game.result_node() == Some(&node) => result_markdown(game, src),

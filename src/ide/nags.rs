@@ -31,26 +31,6 @@ pub fn nag_meaning(nag: u32) -> Option<NagMeaning> {
     Some(NagMeaning { text, glyph, standard: false })
 }
 
-/// The NAG an annotation symbol stands for, when it stands for exactly one.
-pub fn symbol_nag(symbol: &str) -> Option<u32> {
-    Some(match symbol {
-        "=" => 10,
-        "∞" => 13,
-        "+=" | "+/=" | "⩲" => 14,
-        "=+" | "=/+" | "⩱" => 15,
-        "+/-" | "±" => 16,
-        "-/+" | "∓" => 17,
-        "+-" => 18,
-        "-+" => 19,
-        "□" => 7,
-        "∆" | "△" => 140,
-        "⌓" => 142,
-        "RR" => 145,
-        "N" => 146,
-        _ => return None,
-    })
-}
-
 /// What an annotation symbol means when it stands for a NAG of either side, or for none.
 pub fn symbol_meaning(symbol: &str) -> Option<&'static str> {
     Some(match symbol {
@@ -266,15 +246,16 @@ mod tests {
 
     #[test]
     fn suffixes_and_symbols_map_to_their_nags() {
+        use crate::syntax::glyph_nag;
         for (suffix, nag) in [("!", 1), ("?", 2), ("!!", 3), ("??", 4), ("!?", 5), ("?!", 6)] {
             assert_eq!(crate::syntax::suffix_nag(suffix).map(u32::from), Some(nag));
             assert_eq!(nag_meaning(nag).unwrap().glyph, Some(suffix));
         }
-        assert_eq!(symbol_nag("±"), symbol_nag("+/-"));
-        assert_eq!(symbol_nag("⩲"), symbol_nag("+/="));
-        assert_eq!(symbol_nag("⩱"), symbol_nag("=/+"));
+        assert_eq!(glyph_nag("±"), glyph_nag("+/-"));
+        assert_eq!(glyph_nag("⩲"), glyph_nag("+/="));
+        assert_eq!(glyph_nag("⩱"), glyph_nag("=/+"));
         assert_eq!(
-            nag_meaning(symbol_nag("-+").unwrap()).unwrap().text,
+            nag_meaning(glyph_nag("-+").unwrap().into()).unwrap().text,
             "Black has a decisive advantage"
         );
     }

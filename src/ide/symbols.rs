@@ -33,10 +33,14 @@ pub struct Symbol {
 /// How many main-line moves a movetext symbol's detail shows.
 const OPENING_PLIES: usize = 6;
 
-/// The symbols of every game of the document, in order.
+/// The symbols of every game of the document, in order (a blank document has none).
 pub fn document_symbols(analysis: &DocumentAnalysis, text: &dyn TextSource) -> Vec<Symbol> {
     let mut symbols = Vec::with_capacity(analysis.game_count());
-    for_each_game(analysis, text, None, |g| symbols.push(game_symbol(&g)));
+    for_each_game(analysis, text, None, |g| {
+        if !g.game.is_blank() {
+            symbols.push(game_symbol(&g));
+        }
+    });
     symbols
 }
 
@@ -63,7 +67,7 @@ pub fn workspace_symbols<'a, K: Clone>(
             break;
         }
         for_each_game(analysis, text, None, |g| {
-            if found.len() >= limit || !matches(g.game, g.src, &query) {
+            if found.len() >= limit || g.game.is_blank() || !matches(g.game, g.src, &query) {
                 return;
             }
             found.push(FoundGame {

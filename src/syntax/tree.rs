@@ -107,6 +107,27 @@ pub fn suffix_nag(suffix: &str) -> Option<u8> {
     })
 }
 
+/// The NAG an annotation glyph written as a symbol stands for (`+-` $18, `N` $146 for a novelty),
+/// when it stands for exactly one.
+pub fn glyph_nag(glyph: &str) -> Option<u8> {
+    Some(match glyph {
+        "=" => 10,
+        "∞" => 13,
+        "+=" | "+/=" | "⩲" => 14,
+        "=+" | "=/+" | "⩱" => 15,
+        "+/-" | "±" => 16,
+        "-/+" | "∓" => 17,
+        "+-" => 18,
+        "-+" => 19,
+        "□" => 7,
+        "∆" | "△" => 140,
+        "⌓" => 142,
+        "RR" => 145,
+        "N" => 146,
+        _ => return None,
+    })
+}
+
 /// The result (§8.1.1.7) a Result tag's value `v` stands for, in the forms other software
 /// writes it too: a draw as `1/2`, `½-½` or `0.5-0.5`, the score joined by `:` or a dash
 /// look-alike, spaces between, and `?` for a result not known (`*`).
@@ -246,6 +267,12 @@ impl Game {
             .collect();
         ranges.sort_by_key(|r| (r.start, r.end));
         ranges
+    }
+
+    /// Whether the game is whitespace alone: no tag pair, no note, no movetext node (the parse
+    /// of a blank text).
+    pub fn is_blank(&self) -> bool {
+        self.tags.is_empty() && self.tag_notes.is_empty() && self.nodes.is_empty()
     }
 
     /// The termination marker a game without one is to end with (§8.2.6): its Result tag's
