@@ -150,6 +150,12 @@ fn normal_reason(
     if ours.is_empty() {
         return format!("{} has no {piece}", color_name(us));
     }
+    // A pawn never stands on its own back rank: that it is occupied is beside the point.
+    if role == Role::Pawn && to.rank() == us.backrank() {
+        let color = color_name(us).to_lowercase();
+        let ahead = (!us).backrank().char();
+        return format!("no {color} pawn can move to {to}: pawns move toward rank {ahead}");
+    }
     if pos.us().contains(to) {
         let own = board.role_at(to).map_or("piece", role_name);
         return format!("{to} is occupied by {}'s own {own}", color_name(us));
