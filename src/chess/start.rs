@@ -158,6 +158,10 @@ fn check_setup_tag(
 /// as for the lexer: not U+0085, which Unicode counts as a space).
 pub fn insert_line_before(before: TextRange, src: &str, line: &str) -> TextEdit {
     let line_start = src[..before.start as usize].rfind('\n').map_or(0, |i| i + 1);
+    // A byte order mark opening the line is no text (`syntax::at_line_start`): the lines go
+    // after it, and it stays first.
+    let bom = if src[line_start..].starts_with('\u{FEFF}') { '\u{FEFF}'.len_utf8() } else { 0 };
+    let line_start = (line_start + bom).min(before.start as usize);
     if src[line_start..before.start as usize].trim_ascii().is_empty() {
         TextEdit::new(TextRange::empty(line_start as u32), format!("{line}\n"))
     } else {
