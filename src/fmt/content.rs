@@ -5,11 +5,11 @@
 //! Content is: the tag pairs (as a sorted list: order is layout), the commentary before the
 //! first move (sorted too: it moves with the tag pairs), and the other movetext elements in
 //! order: moves (canonical SAN when legal, else as written), NAGs (suffix annotations and
-//! glyphs that stand for one as their NAG, no leading zeros), other glyphs, `e.p.` marks but those right after an en passant
-//! capture (notation, as the `x`: §8.2.3.3), comments (whitespace-normalised when
-//! comments are re-flowed, else with only padding and CRLF normalised), `;` comments (without
-//! trailing blanks), escape lines, variation brackets and the termination marker. Move numbers
-//! are layout: they are recomputed.
+//! glyphs that stand for one as their NAG, no leading zeros), other glyphs, `e.p.` marks but
+//! those right after an en passant capture (notation, as the `x`: §8.2.3.3), comments
+//! (whitespace-normalised when comments are re-flowed, else with only padding and CRLF
+//! normalised), `;` comments (without trailing blanks), escape lines, variation brackets and
+//! the termination marker. Move numbers are layout: they are recomputed.
 
 use std::fmt;
 

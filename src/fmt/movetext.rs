@@ -144,14 +144,13 @@ impl Builder<'_> {
     #[inline(never)]
     fn annotation(&mut self, kind: NodeKind, text: &str) {
         match kind {
-            NodeKind::Suffix => match suffix_nag(text) {
-                Some(nag) => self.nag(|out| write_number(out, nag.into())),
-                None => self.word(text),
-            },
-            NodeKind::Glyph => match glyph_nag(text) {
-                Some(nag) => self.nag(|out| write_number(out, nag.into())),
-                None => self.word(text),
-            },
+            NodeKind::Suffix | NodeKind::Glyph => {
+                let nag = if kind == NodeKind::Suffix { suffix_nag(text) } else { glyph_nag(text) };
+                match nag {
+                    Some(nag) => self.nag(|out| write_number(out, nag.into())),
+                    None => self.word(text),
+                }
+            }
             NodeKind::Nag => self.nag(|out| out.push_str(nag_digits(text))),
             NodeKind::EnPassantMark => {
                 let after_move = self.after_move;

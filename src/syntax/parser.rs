@@ -864,7 +864,7 @@ impl<'a> Parser<'a> {
         let t = self.bump();
         match t.kind {
             TokenKind::Symbol | TokenKind::MoveNumber => self.symbol_or_number(t),
-            TokenKind::Dots => self.push_node(NodeKind::MoveNumber, t.range),
+            TokenKind::Dots => self.dots(t),
             TokenKind::NullMove => {
                 self.count_move();
                 self.push_node(NodeKind::NullMove, t.range);
@@ -1013,11 +1013,6 @@ impl<'a> Parser<'a> {
             return self.move_number(t);
         }
         let kind = if t.range.len() > 2 {
-            if text().ends_with(b"e")
-                && self.src.as_bytes()[t.range.end as usize..].starts_with(b".p.")
-            {
-                return self.move_glued_to_en_passant_mark(t.range);
-            }
             NodeKind::Move
         } else {
             match text() {
@@ -1033,24 +1028,35 @@ impl<'a> Parser<'a> {
         self.push_node(kind, t.range);
     }
 
-    /// A move written with its `e.p.` mark glued on (`exd6e.p.`), which the lexer reads as the
-    /// symbol `exd6e` and then `.`, `p` and `.`: the move, and the mark made of the symbol's
-    /// last letter and the three tokens after it.
-    #[cold]
-    fn move_glued_to_en_passant_mark(&mut self, symbol: TextRange) {
-        let mark_end = symbol.end + 3;
-        // The three tokens end where the mark does unless more periods follow (`exd6e.p..`).
-        if self.src.as_bytes().get(mark_end as usize) == Some(&b'.') {
-            self.count_move();
-            return self.push_node(NodeKind::Move, symbol);
+    /// Periods on their own: a move number's (`1. ... e5`), or the first of an `e.p.` mark glued
+    /// to its move (`exd6e.p.`), which the lexer reads as the symbol `exd6e` and then `.`, `p`
+    /// and `.`: the move is then the symbol but its last letter, and the mark that letter and
+    /// the three tokens. Periods are rare in movetext, so the move's text is tested here.
+    fn dots(&mut self, t: Token) {
+        let bytes = self.src.as_bytes();
+        let mark_end = t.range.end as usize + 2;
+        let glued = match self.game.nodes.last() {
+            Some(last) => {
+                last.kind == NodeKind::Move
+                    && last.range.end == t.range.start
+                    && last.range.len() > 2
+                    && bytes[last.range.end as usize - 1] == b'e'
+                    && bytes[t.range.start as usize..].starts_with(b".p.")
+                    // More periods would make the last token longer (`exd6e.p..`).
+                    && bytes.get(mark_end) != Some(&b'.')
+            }
+            None => false,
+        };
+        if !glued {
+            return self.push_node(NodeKind::MoveNumber, t.range);
         }
-        let (before_mark, mark_start) = (symbol.start, symbol.end - 1);
-        self.count_move();
-        self.push_node(NodeKind::Move, TextRange::new(before_mark, mark_start));
-        while self.tok().range.start < mark_end {
+        let last = self.game.nodes.len() - 1;
+        let mark_start = self.game.nodes[last].range.end - 1;
+        self.game.nodes[last].range.end = mark_start;
+        while (self.tok().range.start as usize) < mark_end {
             self.bump();
         }
-        self.push_node(NodeKind::EnPassantMark, TextRange::new(mark_start, mark_end));
+        self.push_node(NodeKind::EnPassantMark, TextRange::new(mark_start, mark_end as u32));
     }
 
     /// An HTML character reference in the movetext (`&plusmn;`): an error, with the glyph it

@@ -292,6 +292,19 @@ fn a_game_whose_fen_cannot_be_read_is_kept_and_reported() {
     assert!(stderr.contains("its FEN cannot be read"), "{stderr}");
 }
 
+/// Commentary alone is no game, and reduced export format leaves commentary out: it is kept
+/// and reported rather than emptied.
+#[test]
+fn commentary_alone_is_kept_in_reduced_export_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = "{ notes on the file }\n";
+    let out = pgn_lsp(&["fmt", "--reduced"], dir.path(), input.as_bytes());
+    assert_eq!((out.status.code(), text(&out.stdout)), (Some(0), input));
+    let stderr = text(&out.stderr);
+    assert!(stderr.starts_with("<stdin>:1: game kept as it is: "), "{stderr}");
+    assert!(stderr.contains("commentary alone"), "{stderr}");
+}
+
 /// Many games, several batches: the output is the same on one worker (the calling thread) as
 /// on several, in file order; `--jobs 0` is a usage error.
 #[test]
