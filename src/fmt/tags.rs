@@ -153,11 +153,12 @@ fn place(note: &TagSectionNote, input_tags: usize, printed_last: Option<usize>) 
 /// length as the import format's limit counts it, but for tabs, which the export format does
 /// not allow (§4.2) nor a string hold (§7): each becomes a space, as `check`'s fix writes it.
 fn value_token<'s>(tag: &Tag, src: &'s str) -> Cow<'s, str> {
-    let token = match tag.value.map(|range| &src[range]) {
-        Some(token) if !token.contains('\\') => Cow::Borrowed(token),
-        _ => Cow::Owned(escape_string(&tag.value(src))),
-    };
-    if token.contains('\t') { Cow::Owned(token.replace('\t', " ")) } else { token }
+    match tag.value.map(|range| &src[range]) {
+        Some(token) if memchr::memchr2(b'\\', b'\t', token.as_bytes()).is_none() => {
+            Cow::Borrowed(token)
+        }
+        _ => Cow::Owned(escape_string(&tag.value(src)).replace('\t', " ")),
+    }
 }
 
 fn write_tag(name: &str, value_token: &str, out: &mut String) {
