@@ -280,29 +280,29 @@ fn games_with_structural_errors_are_kept_and_reported_with_their_line() {
     assert_eq!(fs::read_to_string(dir.path().join("g.pgn")).unwrap(), expected);
 }
 
-/// A game whose FEN cannot be read has no known move numbers: it is kept and reported.
-#[test]
-fn a_game_whose_fen_cannot_be_read_is_kept_and_reported() {
+/// Format `input` from standard input with `args`: it comes back unchanged, and standard
+/// error reports its first game kept, for the reason `why` names.
+fn assert_kept_from_stdin(args: &[&str], input: &str, why: &str) {
     let dir = tempfile::tempdir().unwrap();
-    let input = "[SetUp \"1\"]\n[FEN \"not a fen\"]\n\n5.Kd2 Kd7 *\n";
-    let out = pgn_lsp(&["fmt", "--no-add-missing-tags"], dir.path(), input.as_bytes());
+    let out = pgn_lsp(&[&["fmt"], args].concat(), dir.path(), input.as_bytes());
     assert_eq!((out.status.code(), text(&out.stdout)), (Some(0), input));
     let stderr = text(&out.stderr);
     assert!(stderr.starts_with("<stdin>:1: game kept as it is: "), "{stderr}");
-    assert!(stderr.contains("its FEN cannot be read"), "{stderr}");
+    assert!(stderr.contains(why), "{stderr}");
+}
+
+/// A game whose FEN cannot be read has no known move numbers: it is kept and reported.
+#[test]
+fn a_game_whose_fen_cannot_be_read_is_kept_and_reported() {
+    let input = "[SetUp \"1\"]\n[FEN \"not a fen\"]\n\n5.Kd2 Kd7 *\n";
+    assert_kept_from_stdin(&["--no-add-missing-tags"], input, "its FEN cannot be read");
 }
 
 /// Commentary alone is no game, and reduced export format leaves commentary out: it is kept
 /// and reported rather than emptied.
 #[test]
 fn commentary_alone_is_kept_in_reduced_export_format() {
-    let dir = tempfile::tempdir().unwrap();
-    let input = "{ notes on the file }\n";
-    let out = pgn_lsp(&["fmt", "--reduced"], dir.path(), input.as_bytes());
-    assert_eq!((out.status.code(), text(&out.stdout)), (Some(0), input));
-    let stderr = text(&out.stderr);
-    assert!(stderr.starts_with("<stdin>:1: game kept as it is: "), "{stderr}");
-    assert!(stderr.contains("commentary alone"), "{stderr}");
+    assert_kept_from_stdin(&["--reduced"], "{ notes on the file }\n", "commentary alone");
 }
 
 /// Many games, several batches: the output is the same on one worker (the calling thread) as
