@@ -102,6 +102,7 @@ codes! {
     InvalidFen = "invalid-fen", Error, "A FEN tag that cannot be read or describes an impossible position.";
     SetupMismatch = "setup-mismatch", Warning, "A FEN tag without SetUp \"1\", or SetUp \"1\" without a FEN tag.";
     NagOutOfRange = "nag-out-of-range", Warning, "A NAG above $255.";
+    AnnotationWithoutMove = "annotation-without-move", Warning, "A move annotation (!, ?, !!, ??, !?, ?!, □ or $1 to $9, which judge the move just played, §10) before the first move of the game or of a variation, where no move was played.";
     EmptyVariation = "empty-variation", Warning, "A variation with no moves: ().";
     UnsupportedVariant = "unsupported-variant", Information, "A Variant whose rules are not checked; its moves are not judged.";
     LineTooLong = "line-too-long", Hint, "A line over 255 characters with its line break (the import-format limit, §4.3).";

@@ -24,8 +24,8 @@ use super::lexer::{
 };
 use super::line_lengths::{IMPORT_LIMIT, LineLengths};
 use super::tree::{
-    Game, Node, NodeKind, Tag, TagSectionNote, escape_string, is_closed_string, standard_marker,
-    string_contents,
+    Game, Node, NodeKind, Tag, TagSectionNote, escape_string, glyph_nag, is_closed_string,
+    judges_move, standard_marker, string_contents,
 };
 use crate::text::{TextEdit, TextRange, char_count, first_space};
 
@@ -869,8 +869,16 @@ impl<'a> Parser<'a> {
                 self.count_move();
                 self.push_node(NodeKind::NullMove, t.range);
             }
-            TokenKind::Suffix => self.push_node(NodeKind::Suffix, t.range),
-            TokenKind::Glyph => self.push_node(NodeKind::Glyph, t.range),
+            TokenKind::Suffix => {
+                self.check_annotated_move(t);
+                self.push_node(NodeKind::Suffix, t.range)
+            }
+            TokenKind::Glyph => {
+                if glyph_nag(self.text(t.range)).is_some_and(judges_move) {
+                    self.check_annotated_move(t);
+                }
+                self.push_node(NodeKind::Glyph, t.range)
+            }
             TokenKind::EnPassant => self.push_node(NodeKind::EnPassantMark, t.range),
             TokenKind::Nag => {
                 let text = self.text(t.range);
@@ -882,6 +890,8 @@ impl<'a> Parser<'a> {
                         t.range,
                         format!("{}: NAGs go from $0 to $255", excerpt(text)),
                     );
+                } else if value.parse::<u8>().is_ok_and(judges_move) {
+                    self.check_annotated_move(t);
                 }
                 self.push_node(NodeKind::Nag, t.range);
             }
@@ -1091,6 +1101,25 @@ impl<'a> Parser<'a> {
             self.push(d);
         }
         self.push_node(NodeKind::Unexpected, range);
+    }
+
+    /// Report a move annotation (`!`, `?`, `$1` to `$9`) that stands before the first move of
+    /// its line, the game's or a variation's: no move was just played for it to judge (§10).
+    /// One after a move number (`2. $1 Nf3`) judges the move before the number.
+    #[cold]
+    fn check_annotated_move(&mut self, t: Token) {
+        let (moves, misplaced) =
+            self.open.last().map_or((self.top_moves, false), |v| (v.moves, v.misplaced));
+        if moves > 0 || misplaced {
+            return;
+        }
+        let line = if self.open.is_empty() { "the game" } else { "its variation" };
+        let message = format!(
+            "\"{}\" annotates no move: it stands before the first move of {line}, and a move \
+             annotation follows the move it judges",
+            self.quoted(t.range)
+        );
+        self.error(Code::AnnotationWithoutMove, t.range, message);
     }
 
     fn count_move(&mut self) {

@@ -107,6 +107,12 @@ pub fn suffix_nag(suffix: &str) -> Option<u8> {
     })
 }
 
+/// Whether NAG `nag` judges the move just played (§10: NAGs 1 to 9), as `!` and `?` do, rather
+/// than the position or the time left.
+pub fn judges_move(nag: u8) -> bool {
+    (1..=9).contains(&nag)
+}
+
 /// The NAG an annotation glyph written as a symbol stands for (`+-` $18, `N` $146 for a novelty),
 /// when it stands for exactly one.
 pub fn glyph_nag(glyph: &str) -> Option<u8> {
