@@ -112,6 +112,7 @@ fn commentary(kind: NodeKind, text: &str, reflow: bool) -> Element {
         NodeKind::LineComment => {
             Element::LineComment(text.trim_end_matches(comment::is_blank).to_owned())
         }
+        NodeKind::Unexpected => Element::Unexpected(text.to_owned()),
         _ => Element::Escape(text.to_owned()),
     }
 }

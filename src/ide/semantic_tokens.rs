@@ -143,7 +143,7 @@ fn game_pieces(game: &Game, src: &str, out: &mut Vec<Piece>) {
             out.push(Piece { range: value, kind: TokenType::TagValue, modifiers: plain });
         }
     }
-    for note in &game.tag_notes {
+    for note in game.tag_notes.iter().filter(|n| n.kind != NodeKind::Unexpected) {
         comment_pieces(src, note.kind, note.range, plain, out);
     }
     for (_, node, depth) in game.nodes_with_depth() {

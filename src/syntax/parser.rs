@@ -266,6 +266,21 @@ impl<'a> Parser<'a> {
                     self.tag_note(self.tok());
                     Step::Continue
                 }
+                TokenKind::Suffix
+                | TokenKind::Glyph
+                | TokenKind::Nag
+                | TokenKind::Dots
+                | TokenKind::EnPassant
+                | TokenKind::Unknown
+                | TokenKind::String
+                | TokenKind::Reserved
+                | TokenKind::RBrace
+                | TokenKind::RParen
+                    if !self.in_movetext && self.strays_among_tags(self.tok()) =>
+                {
+                    self.stray_text_among_tags();
+                    Step::Continue
+                }
                 _ => self.on_movetext(self.tok()),
             };
             if let Step::EndAt(at) = step {
@@ -358,6 +373,74 @@ impl<'a> Parser<'a> {
         };
         let after_tags = self.game.tags.len() as u32;
         self.game.tag_notes.push(TagSectionNote { kind, range: t.range, after_tags });
+    }
+
+    /// Whether `tok`, text that can start no movetext but an annotation or stray text, stands
+    /// among the tag pairs: after a tag pair with no blank line between, and with a tag line
+    /// right after its line (`[Event "x"]?` above `[Site "y"]`). Read as the start of the
+    /// movetext, it would end the game at that tag line and leave the tags after it a game of
+    /// their own.
+    #[cold]
+    fn strays_among_tags(&mut self, tok: Token) -> bool {
+        if self.game.tags.is_empty() {
+            return false;
+        }
+        let bytes = self.src.as_bytes();
+        let gap = &bytes[self.last_significant.end as usize..tok.range.start as usize];
+        if memchr::memchr_iter(b'\n', gap).nth(1).is_some() {
+            return false;
+        }
+        let line_end = self.line_end(tok.range.start);
+        if tok.range.end > line_end || line_end as usize == bytes.len() {
+            return false;
+        }
+        let next_line = line_end + 1;
+        self.read_to = self.read_to.max(next_line);
+        is_tag_line(&bytes[next_line as usize..])
+    }
+
+    /// The offset of the line break ending the line that holds `offset` (the text's length on
+    /// the last line).
+    fn line_end(&self, offset: u32) -> u32 {
+        let rest = &self.src.as_bytes()[offset as usize..];
+        memchr::memchr(b'\n', rest).map_or(self.src.len() as u32, |i| offset + i as u32)
+    }
+
+    /// Stray text among the tag pairs ([`Parser::strays_among_tags`]): the token under the cursor
+    /// and what follows it on its line up to a tag pair or a comment, an error and a note of the
+    /// tag section (the movetext has not begun).
+    #[cold]
+    fn stray_text_among_tags(&mut self) {
+        let first = self.bump();
+        let line_end = self.line_end(first.range.start);
+        let mut range = first.range;
+        while let next = self.tok()
+            && next.range.end <= line_end
+            && !matches!(
+                next.kind,
+                TokenKind::TagPair
+                    | TokenKind::LBracket
+                    | TokenKind::Comment
+                    | TokenKind::MultilineComment
+                    | TokenKind::LineComment
+                    | TokenKind::Escape
+                    | TokenKind::Eof
+            )
+        {
+            let t = self.bump();
+            if t.kind != TokenKind::Whitespace {
+                range = range.cover(t.range);
+            }
+        }
+        let message = format!(
+            "\"{}\" among the tag pairs: the tag section holds tag pairs (and comments), and \
+             the moves come after it (§8.1)",
+            self.quoted(range)
+        );
+        self.error(Code::UnexpectedToken, range, message);
+        let after_tags = self.game.tags.len() as u32;
+        let note = TagSectionNote { kind: NodeKind::Unexpected, range, after_tags };
+        self.game.tag_notes.push(note);
     }
 
     /// A tag pair (§8.1), from its tag-pair token or its `[`.

@@ -202,7 +202,8 @@ pub struct Node {
     pub range: TextRange,
 }
 
-/// Something in the tag section that is not a tag pair: comments and escape lines between tags.
+/// Something in the tag section that is not a tag pair: comments and escape lines between tags,
+/// and stray text there (`Unexpected`, reported).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TagSectionNote {
     pub kind: NodeKind,
