@@ -845,8 +845,9 @@ fn other_language_reading<P: Rules>(
 
 /// A move with a full from-square read as a move of the piece standing there: a pawn-looking
 /// move (`g1f3`, as UCI writes every move) as that piece's, capturing what stands on the target
-/// square (UCI marks no captures); our king moving two files, or onto our own rook, castles,
-/// whether the king is named or not (`e1g1`, `Ke1-g1`, `Kb1-a1` in Chess960).
+/// square (UCI marks no captures); our king moving two files or more to where castling puts it,
+/// or onto the rook it castles with, castles, whether the king is named or not (`e1g1`,
+/// `Ke1-g1`, `Kb1-a1` or `Kb1-g1` in Chess960; not `Kb1-d1`, which no king can play).
 fn from_square_reading<P: shakmaty::Position>(san: San, pos: &P) -> Option<San> {
     let San::Normal { role: written, file: Some(file), rank: Some(rank), to, promotion, .. } = san
     else {
@@ -856,26 +857,27 @@ fn from_square_reading<P: shakmaty::Position>(san: San, pos: &P) -> Option<San> 
         return None;
     }
     let from = shakmaty::Square::from_coords(file, rank);
-    let board = pos.board();
-    match board.role_at(from)? {
-        Role::King
-            if pos.us().contains(from)
-                && from.rank() == to.rank()
-                && (from.file().distance(to.file()) == 2 || pos.our(Role::Rook).contains(to)) =>
-        {
-            Some(San::Castle(if to.file() > from.file() {
-                shakmaty::CastlingSide::KingSide
-            } else {
-                shakmaty::CastlingSide::QueenSide
-            }))
-        }
-        _ if written == Role::King => None,
-        role => {
-            let capture =
-                pos.them().contains(to) || role == Role::Pawn && pos.maybe_ep_square() == Some(to);
-            Some(San::Normal { role, file: Some(file), rank: Some(rank), capture, to, promotion })
+    let role = pos.board().role_at(from)?;
+    if role == Role::King && pos.us().contains(from) && from.rank() == to.rank() {
+        let side = if to.file() > from.file() {
+            shakmaty::CastlingSide::KingSide
+        } else {
+            shakmaty::CastlingSide::QueenSide
+        };
+        let to_castled_square =
+            from.file().distance(to.file()) >= 2 && side.king_to(pos.turn()) == to;
+        let onto_rook = pos.castles().rook(pos.turn(), side) == Some(to)
+            || (pos.our(Role::Rook).contains(to) && !pos.castles().has(pos.turn(), side));
+        if to_castled_square || onto_rook {
+            return Some(San::Castle(side));
         }
     }
+    if written == Role::King {
+        return None;
+    }
+    let capture =
+        pos.them().contains(to) || role == Role::Pawn && pos.maybe_ep_square() == Some(to);
+    Some(San::Normal { role, file: Some(file), rank: Some(rank), capture, to, promotion })
 }
 
 /// How a line that ends in its current position ends.
