@@ -58,13 +58,14 @@ pub fn game_content(game: &Game, src: &str, reflow: bool) -> GameContent {
     tags.sort();
     let notes = game.tag_notes.iter().map(|n| commentary(n.kind, &src[n.range], reflow));
     let mut movetext = Vec::with_capacity(game.nodes.len());
-    // Whether the last node passed was a move played as an en passant capture.
+    // Whether the nodes passed since the last move are an en passant capture and the marks
+    // right after it.
     let mut after_en_passant = false;
     walk(game, src, |i, fact| {
         let node = &game.nodes[i];
         let text = &src[node.range];
         let mark_of_en_passant = node.kind == NodeKind::EnPassantMark && after_en_passant;
-        after_en_passant = fact.is_some_and(|f| f.en_passant);
+        after_en_passant = fact.is_some_and(|f| f.en_passant) || mark_of_en_passant;
         if mark_of_en_passant {
             return;
         }

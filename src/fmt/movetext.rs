@@ -70,7 +70,9 @@ struct Builder<'o> {
     after_move: bool,
     /// The kind of the last node printed.
     last_kind: Option<NodeKind>,
-    /// Whether the last move printed was an en passant capture.
+    /// Whether the nodes since the last move are an en passant capture and the `e.p.` marks
+    /// right after it, which are left out (one of several would else be left out in a second
+    /// formatting).
     en_passant: bool,
     /// In reduced export format, how deep inside a variation being left out we are.
     skipped_depth: u32,
@@ -83,12 +85,12 @@ impl Builder<'_> {
         if self.options.reduced && !self.kept_when_reduced(kind) {
             return;
         }
+        let after_en_passant = std::mem::take(&mut self.en_passant);
         match kind {
             NodeKind::MoveNumber => {}
             NodeKind::Move | NodeKind::NullMove => self.chess_move(text, fact),
             // Left out after an en passant capture.
-            NodeKind::EnPassantMark
-                if self.en_passant && self.last_kind == Some(NodeKind::Move) => {}
+            NodeKind::EnPassantMark if after_en_passant => self.en_passant = true,
             NodeKind::Suffix | NodeKind::Nag | NodeKind::Glyph | NodeKind::EnPassantMark => {
                 self.annotation(kind, text)
             }
