@@ -111,11 +111,12 @@ pub fn ambiguous(text: &str, san: San, pos: &impl Position) -> String {
 }
 
 /// Why `san` (written `text`) matches no legal move in `pos`.
-pub fn illegal(text: &str, san: San, pos: &impl Position) -> String {
+pub fn illegal(text: &str, san: San, pos: &impl Position, variant: Variant) -> String {
     let us = pos.turn();
     let reason = match san {
         San::Normal { role, file, rank, capture, to, promotion } => {
-            normal_reason(pos, role, file, rank, capture, to, promotion)
+            let royal_king = variant != Variant::Antichess;
+            normal_reason(pos, royal_king, role, (file, rank), capture, to, promotion)
         }
         San::Castle(side) => castle_reason(pos, side),
         San::Put { role, to } => {
@@ -134,11 +135,13 @@ pub fn illegal(text: &str, san: San, pos: &impl Position) -> String {
     format!("{text}: {reason}")
 }
 
+/// Why a normal move is illegal; `royal_king` says whether the variant forbids exposing the
+/// king (antichess's king is a piece like the others).
 fn normal_reason(
     pos: &impl Position,
+    royal_king: bool,
     role: Role,
-    file: Option<shakmaty::File>,
-    rank: Option<shakmaty::Rank>,
+    (file, rank): (Option<shakmaty::File>, Option<shakmaty::Rank>),
     capture: bool,
     to: Square,
     promotion: Option<Role>,
@@ -240,7 +243,7 @@ fn normal_reason(
     if pos.is_check() {
         return format!("it does not get the {} king out of check", color_name(us).to_lowercase());
     }
-    if exposes_king(pos, from, to) {
+    if royal_king && exposes_king(pos, from, to) {
         return format!("illegal, the {} king would be in check", color_name(us).to_lowercase());
     }
     // No king to expose: the variant's rules forbid the move. Only antichess makes a capture
@@ -304,11 +307,10 @@ fn castle_reason(pos: &impl Position, side: CastlingSide) -> String {
     let who = color_name(us);
     if !castles.has(us, side) {
         let king_home = pos.our(Role::King).into_iter().all(|k| k.rank() == us.backrank());
-        let why = if !king_home || pos.our(Role::King).is_empty() {
-            "the king has moved"
-        } else {
-            "the king or that rook has moved"
-        };
+        if pos.our(Role::King).is_empty() {
+            return format!("{who} has no king to castle with");
+        }
+        let why = if !king_home { "the king has moved" } else { "the king or that rook has moved" };
         return format!("{who} can no longer castle {} ({why})", side_name(side));
     }
     if pos.is_check() {

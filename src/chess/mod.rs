@@ -82,8 +82,8 @@ impl Outcome {
     }
 }
 
-/// The check or mate sign of a move that led to `pos`, and the variant by whose rules it won
-/// the game, if it did: the sign the replay asks of a move.
+/// The check or mate sign of a move that led to `pos`, and the variant by whose rules it
+/// decided the game, if it did: the sign the replay asks of a move.
 pub fn sign_of(pos: &Position) -> (Option<Suffix>, Option<Variant>) {
     replay::Rules::sign(pos, pos.is_check())
 }

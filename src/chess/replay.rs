@@ -60,10 +60,10 @@ pub trait Rules: shakmaty::Position + Clone + ToVariant {
     }
 
     /// The check or mate sign of a move that leads here, and the variant by whose own rules
-    /// the move wins, if it does; `in_check` says whether the side to move is in check. A move
-    /// that wins by a variant's rules is marked as mate (antichess's last piece given away,
-    /// atomic's exploded king, the king on the hill, the third check), as shakmaty,
-    /// python-chess and lichess write it.
+    /// the move decides the game (a win for one side or the other), if it does; `in_check` says
+    /// whether the side to move is in check. A move that decides the game by a variant's rules
+    /// is marked as mate (antichess's last piece given away, atomic's exploded king, the king
+    /// on the hill, the third check), as shakmaty, python-chess and lichess write it.
     fn sign(&self, in_check: bool) -> (Option<Suffix>, Option<Variant>) {
         if let Some((KnownOutcome::Decisive { .. }, variant)) = self.variant_end() {
             return (Some(Suffix::Checkmate), Some(variant));
@@ -373,7 +373,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         let after = line.pos.as_mut().expect("checked above");
         after.play_unchecked(m);
         line.in_check = after.is_check();
-        let (suffix, won_by) = after.sign(line.in_check);
+        let (suffix, decided_by) = after.sign(line.in_check);
         let canonical = SanPlus { san: canonical_san, suffix };
         // Text that read as SAN as it stands, needing no disambiguation and no pawn letter, is
         // the canonical SAN already: only its check sign can differ. Nearly every move is so.
@@ -382,10 +382,10 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
             && !matches!(text.as_bytes()[0], b'P' | b'@');
         if as_written {
             if written.suffix != canonical.suffix {
-                self.report_check_suffix(range, text, written.suffix, canonical, won_by, None);
+                self.report_check_suffix(range, text, written.suffix, canonical, decided_by, None);
             }
         } else {
-            self.judge_notation(range, text, &written, how, canonical, won_by);
+            self.judge_notation(range, text, &written, how, canonical, decided_by);
         }
         let written_canonical = as_written && spelled && written.suffix == canonical.suffix;
         self.visited(i, depth, line, Some((m, canonical)), written_canonical);
@@ -409,7 +409,10 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         let pos: &P = line.pos.as_deref().expect("judged lines have a position");
         let (code, message) = match error {
             SanError::AmbiguousSan => (Code::AmbiguousMove, explain::ambiguous(text, san, pos)),
-            SanError::IllegalSan => (Code::IllegalMove, explain::illegal(text, san, pos)),
+            SanError::IllegalSan => {
+                let variant = pos.to_variant().variant();
+                (Code::IllegalMove, explain::illegal(text, san, pos, variant))
+            }
         };
         self.push(Diagnostic::new(code, self.game.nodes[i].range, message));
         self.break_line(i, depth, line)
@@ -589,7 +592,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
     }
 
     /// A legal move not written as its canonical SAN, or written so in a way that is not plain
-    /// (a pawn letter, say): one diagnostic, with the fix. `won_by` as for the check sign.
+    /// (a pawn letter, say): one diagnostic, with the fix. `decided_by` as for the check sign.
     #[cold]
     fn judge_notation(
         &mut self,
@@ -598,7 +601,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         written: &Written,
         how: Option<Leniency>,
         canonical: SanPlus,
-        won_by: Option<Variant>,
+        decided_by: Option<Variant>,
     ) {
         self.canonical.clear();
         if let San::Put { role: Role::Pawn, .. } = canonical.san {
@@ -614,7 +617,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
             return;
         }
         if same_san {
-            self.report_check_suffix(range, text, written.suffix, canonical, won_by, None);
+            self.report_check_suffix(range, text, written.suffix, canonical, decided_by, None);
             return;
         }
         let fixed = super::san_plus_text(canonical);
@@ -638,12 +641,12 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         if written.suffix != canonical.suffix && sign_expected {
             let move_as_written = text.trim_end_matches(['+', '#', '\u{2795}']);
             let (suffix, keep) = (written.suffix, Some(move_as_written));
-            self.report_check_suffix(range, text, suffix, canonical, won_by, keep);
+            self.report_check_suffix(range, text, suffix, canonical, decided_by, keep);
         }
     }
 
-    /// A legal move whose check or mate sign is missing, superfluous or wrong; `won_by` is the
-    /// variant by whose rules the move wins, if it does. The fix writes the canonical SAN, or
+    /// A legal move whose check or mate sign is missing, superfluous or wrong; `decided_by` is the
+    /// variant by whose rules the move decides the game, if it does. The fix writes the canonical SAN, or
     /// `keep`, the move as written without its sign, with the right sign.
     #[cold]
     fn report_check_suffix(
@@ -652,7 +655,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         text: &str,
         written: Option<Suffix>,
         canonical: SanPlus,
-        won_by: Option<Variant>,
+        decided_by: Option<Variant>,
         keep: Option<&str>,
     ) {
         let fixed = match keep {
@@ -663,9 +666,9 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         };
         let message = match (written, canonical.suffix) {
             (_, None) => format!("{text}: the move gives no check; write {fixed}"),
-            (_, Some(Suffix::Checkmate)) => match won_by {
+            (_, Some(Suffix::Checkmate)) => match decided_by {
                 Some(variant) => format!(
-                    "{text} wins the game by the rules of {}: write {fixed}",
+                    "{text} ends the game by the rules of {}: write {fixed}",
                     explain::variant_name(variant)
                 ),
                 None => format!("{text} is checkmate: write {fixed}"),

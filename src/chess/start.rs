@@ -22,10 +22,12 @@ fn variant_rules(name: &str) -> Option<(Variant, bool)> {
             (Variant::Chess, true)
         }
         "atomic" => (Variant::Atomic, false),
-        // Suicide (FICS) gives a stalemate to the side with fewer pieces, where antichess
-        // gives it to the side without a move; the moves are the same. Losers (ICC) keeps
-        // check and checkmate, so it is no antichess, and its rules are not known here.
-        "antichess" | "anti" | "suicide" | "giveaway" => (Variant::Antichess, false),
+        // Giveaway (ICC) is antichess. Suicide (FICS) has antichess's moves but gives a
+        // stalemate to the side with fewer pieces (a draw when they have as many), where
+        // antichess gives it to the side without a move: judged as antichess, a game ending so
+        // would get a wrong result fixed in. Losers (ICC) keeps check and checkmate. The rules
+        // of neither are known here.
+        "antichess" | "anti" | "giveaway" => (Variant::Antichess, false),
         "kingofthehill" | "koth" => (Variant::KingOfTheHill, false),
         "threecheck" | "3check" => (Variant::ThreeCheck, false),
         "crazyhouse" | "zh" => (Variant::Crazyhouse, false),

@@ -394,7 +394,7 @@ fn legal_moves(pos: &Position, word: TextRange) -> Vec<Completion> {
         .map(|m| {
             let mut after = pos.clone();
             after.play_unchecked(m);
-            let (suffix, won_by) = chess::sign_of(&after);
+            let (suffix, decided_by) = chess::sign_of(&after);
             let san = SanPlus { san: San::from_move(pos, m), suffix };
             let group = match (san.suffix, m.is_capture()) {
                 (Some(Suffix::Checkmate), _) => 0,
@@ -402,7 +402,7 @@ fn legal_moves(pos: &Position, word: TextRange) -> Vec<Completion> {
                 (None, true) => 2,
                 (None, false) => 3,
             };
-            let detail = move_detail(m, san.suffix, won_by);
+            let detail = move_detail(m, san.suffix, decided_by);
             (group, chess::san_plus_text(san), detail)
         })
         .collect();
@@ -421,8 +421,8 @@ fn legal_moves(pos: &Position, word: TextRange) -> Vec<Completion> {
 }
 
 /// What a move does, in words: "knight from g1 · check", "pawn from e5 takes pawn en passant";
-/// `won_by` is the variant by whose rules it wins the game, if it does.
-fn move_detail(m: Move, suffix: Option<Suffix>, won_by: Option<Variant>) -> String {
+/// `decided_by` is the variant by whose rules it decides the game, if it does.
+fn move_detail(m: Move, suffix: Option<Suffix>, decided_by: Option<Variant>) -> String {
     let mut out = match m {
         Move::Castle { .. } => match m.castling_side() {
             Some(CastlingSide::QueenSide) => "king castles queenside".to_owned(),
@@ -443,9 +443,12 @@ fn move_detail(m: Move, suffix: Option<Suffix>, won_by: Option<Variant>) -> Stri
     if let Some(role) = m.promotion() {
         out.push_str(&format!(", promotes to {}", role_name(role)));
     }
-    match (won_by, suffix) {
+    match (decided_by, suffix) {
         (Some(variant), _) => {
-            out.push_str(&format!(" · wins by the rules of {}", chess::variant_name(variant)));
+            out.push_str(&format!(
+                " · ends the game by the rules of {}",
+                chess::variant_name(variant)
+            ));
         }
         (None, Some(Suffix::Checkmate)) => out.push_str(" · checkmate"),
         (None, Some(Suffix::Check)) => out.push_str(" · check"),
