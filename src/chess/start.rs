@@ -105,6 +105,14 @@ pub fn start_position(
         return None;
     }
     let setup = fen.into_setup();
+    if let Some(field) = foreign_field(&setup, variant) {
+        let message = format!(
+            "the FEN holds {field}, but the game is one of {} (§16.1.3): its Variant tag is \
+             missing or wrong",
+            super::explain::variant_name(variant)
+        );
+        out.push(Diagnostic::new(Code::InvalidFen, value_range, message));
+    }
     let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::detect(&setup) };
     match VariantPosition::from_setup(variant, setup, mode) {
         Ok(pos) => Some(pos),
@@ -117,6 +125,21 @@ pub fn start_position(
             None
         }
     }
+}
+
+/// What of a variant's own in a FEN (crazyhouse's pieces in hand and promoted pieces,
+/// three-check's checks left) a game of `variant` has not; its start position is read without.
+fn foreign_field(setup: &shakmaty::Setup, variant: Variant) -> Option<&'static str> {
+    if variant != Variant::Crazyhouse && setup.pockets.is_some() {
+        return Some("a pocket of pieces in hand, as in crazyhouse");
+    }
+    if variant != Variant::Crazyhouse && !setup.promoted.is_empty() {
+        return Some("pieces marked as promoted (~), as in crazyhouse");
+    }
+    if variant != Variant::ThreeCheck && setup.remaining_checks.is_some() {
+        return Some("the checks left to give, as in three-check");
+    }
+    None
 }
 
 /// `SetUp "1"` must go with a FEN tag and a FEN tag with `SetUp "1"` (§9.7.1).

@@ -99,7 +99,7 @@ codes! {
     InvalidTagValue = "invalid-tag-value", Warning, "A tag value of the wrong shape (dates, times, Elo, ECO, TimeControl, ...), a date that does not exist, or a value holding a tab or another control character (§7).";
     NonStandardTermination = "non-standard-termination", Information, "A Termination tag value that is not one of the standard's (normal, time forfeit, adjudication, ...; §9.8.1), such as chess.com's \"X won by resignation\".";
     PlycountMismatch = "plycount-mismatch", Warning, "The PlyCount tag differs from the number of half-moves played.";
-    InvalidFen = "invalid-fen", Error, "A FEN tag that cannot be read or describes an impossible position.";
+    InvalidFen = "invalid-fen", Error, "A FEN tag that cannot be read, describes an impossible position, or holds what only another variant has (a crazyhouse pocket, three-check's checks left).";
     SetupMismatch = "setup-mismatch", Warning, "A FEN tag without SetUp \"1\", or SetUp \"1\" without a FEN tag.";
     NagOutOfRange = "nag-out-of-range", Warning, "A NAG above $255.";
     AnnotationWithoutMove = "annotation-without-move", Warning, "A move annotation (!, ?, !!, ??, !?, ?!, □ or $1 to $9, which judge the move just played, §10) before the first move of the game or of a variation, where no move was played.";
