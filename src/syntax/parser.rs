@@ -266,21 +266,6 @@ impl<'a> Parser<'a> {
                     self.tag_note(self.tok());
                     Step::Continue
                 }
-                TokenKind::Suffix
-                | TokenKind::Glyph
-                | TokenKind::Nag
-                | TokenKind::Dots
-                | TokenKind::EnPassant
-                | TokenKind::Unknown
-                | TokenKind::String
-                | TokenKind::Reserved
-                | TokenKind::RBrace
-                | TokenKind::RParen
-                    if !self.in_movetext && self.strays_among_tags(self.tok()) =>
-                {
-                    self.stray_text_among_tags();
-                    Step::Continue
-                }
                 _ => self.on_movetext(self.tok()),
             };
             if let Step::EndAt(at) = step {
@@ -375,14 +360,27 @@ impl<'a> Parser<'a> {
         self.game.tag_notes.push(TagSectionNote { kind, range: t.range, after_tags });
     }
 
-    /// Whether `tok`, text that can start no movetext but an annotation or stray text, stands
-    /// among the tag pairs: after a tag pair with no blank line between, and with a tag line
-    /// right after its line (`[Event "x"]?` above `[Site "y"]`). Read as the start of the
-    /// movetext, it would end the game at that tag line and leave the tags after it a game of
-    /// their own.
+    /// Whether `tok`, before the movetext and no move, move number, comment or marker (which
+    /// may start a game's movetext on the line of its tags), stands among the tag pairs: after
+    /// a tag pair with no blank line between, and with a tag line right after its line
+    /// (`[Event "x"]?` above `[Site "y"]`). Read as the start of the movetext, it would end the
+    /// game at that tag line and leave the tags after it a game of their own.
     #[cold]
     fn strays_among_tags(&mut self, tok: Token) -> bool {
-        if self.game.tags.is_empty() {
+        let strays = matches!(
+            tok.kind,
+            TokenKind::Suffix
+                | TokenKind::Glyph
+                | TokenKind::Nag
+                | TokenKind::Dots
+                | TokenKind::EnPassant
+                | TokenKind::Unknown
+                | TokenKind::String
+                | TokenKind::Reserved
+                | TokenKind::RBrace
+                | TokenKind::RParen
+        );
+        if !strays || self.game.tags.is_empty() {
             return false;
         }
         let bytes = self.src.as_bytes();
@@ -942,6 +940,10 @@ impl<'a> Parser<'a> {
                     );
                 }
             }
+        }
+        if !self.in_movetext && self.strays_among_tags(tok) {
+            self.stray_text_among_tags();
+            return Step::Continue;
         }
         self.in_movetext = true;
         let t = self.bump();
