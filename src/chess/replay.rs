@@ -509,6 +509,18 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         let pos = line.pos.take().expect("judged lines have a position");
         // A side in check cannot pass: the line cannot go on.
         line.pos = (*pos).clone().pass().map(Box::new);
+        if line.pos.is_none() {
+            let text = &self.src[range];
+            let side = explain::color_name(pos.turn());
+            self.push(Diagnostic::new(
+                Code::IllegalMove,
+                range,
+                format!(
+                    "{text}: {side} is in check and cannot pass (a null move); the moves after it \
+                     are not judged"
+                ),
+            ));
+        }
         line.in_check = line.pos.as_ref().is_some_and(|p| p.is_check());
         line.before_last = Some(pos);
         self.visited(i, depth, line, None, false);

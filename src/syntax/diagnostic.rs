@@ -81,7 +81,7 @@ codes! {
     InvalidSan = "invalid-san", Error, "A token where a move belongs that is no move in any accepted notation.";
     NonCanonicalSan = "non-canonical-san", Warning, "An accepted but non-standard way of writing a move (0-0, LAN, figurines, lowercase pieces, another language's piece letters, missing x, ...) or an e.p. mark after a move that is no en passant capture; the fix writes the canonical SAN, or removes the mark. A wrong check or mate sign on such a move is a `check-suffix` of its own, still shown when `non-canonical-san` is ignored.";
     CheckSuffix = "check-suffix", Warning, "A check (+) or mate (#) sign that is missing, superfluous or wrong.";
-    NullMove = "null-move", Warning, "A null move (-- or Z0), which is no legal chess move.";
+    NullMove = "null-move", Warning, "A null move (--, Z0 or UCI's 0000), which is no legal chess move.";
     MoveNumber = "move-number", Warning, "A move number that does not match the position, a White number before a Black move, or a number before no move.";
     ResultMismatch = "result-mismatch", Error, "The Result tag differs from the game termination marker.";
     ResultContradictsPosition = "result-contradicts-position", Error, "The game ends in checkmate, stalemate or a win or draw by its variant's rules (antichess, atomic, ...) but the termination marker (or, without one, the Result tag) says otherwise.";

@@ -1093,7 +1093,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A symbol or a move number just consumed: a move number (digits, with periods or not), a
-    /// null move `Z0`, a glyph written as letters, `ep`, or a move.
+    /// null move `Z0` or `0000`, a glyph written as letters, `ep`, or a move.
     #[inline(always)]
     fn symbol_or_number(&mut self, t: Token) {
         // Moves, nearly every symbol, start with a letter and are longer than two characters:
@@ -1105,6 +1105,11 @@ impl<'a> Parser<'a> {
             bytes[t.range.start as usize].is_ascii_digit() && text().iter().all(u8::is_ascii_digit)
         };
         if t.kind == TokenKind::MoveNumber || digits() {
+            // UCI's null move, as python-chess reads it; no move number has leading zeros.
+            if t.kind != TokenKind::MoveNumber && text() == b"0000" {
+                self.count_move();
+                return self.push_node(NodeKind::NullMove, t.range);
+            }
             return self.move_number(t);
         }
         let kind = if t.range.len() > 2 {
