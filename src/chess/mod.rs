@@ -284,7 +284,9 @@ fn reads_as_text<'g>(game: &'g Game, src: &str, nodes: impl Iterator<Item = &'g 
 
 /// The diagnostic of text between games, on its first line.
 fn text_between_games(src: &str) -> Diagnostic {
-    let start = src.len() - src.trim_start().len();
+    // A byte order mark is a blank to the lexer, not to `char::is_whitespace`.
+    let start =
+        src.len() - src.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{FEFF}').len();
     let end = src[start..].find(['\r', '\n']).map_or(src.len(), |at| start + at);
     let line = src[start..end].trim_end();
     let range = TextRange::from(start..start + line.len());

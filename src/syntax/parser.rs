@@ -1008,6 +1008,9 @@ impl<'a> Parser<'a> {
             },
             TokenKind::Result => {
                 let text = self.text(t.range);
+                // A second marker after the game's is reported as text after its end, with no
+                // fix of its form, which would leave two markers (`1/2 1/2`).
+                let after_the_end = self.open.is_empty() && self.result_line_end.is_some();
                 if !self.open.is_empty() {
                     let (node, diagnostic) = (self.game.nodes.len(), self.game.diagnostics.len());
                     let reported = self.push(Diagnostic::new(
@@ -1022,7 +1025,7 @@ impl<'a> Parser<'a> {
                         .map_or(self.src.len(), |i| t.range.end as usize + i);
                     self.result_line_end = Some(line_end as u32);
                 }
-                if standard_marker(text) != text {
+                if !after_the_end && standard_marker(text) != text {
                     let fix = TextEdit::new(t.range, "1/2-1/2");
                     self.push(
                         Diagnostic::new(
