@@ -735,7 +735,8 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
     /// The move number at node `n` does not fit move `fullmove` of `turn`, which was `played`
     /// or could not be. Its fix writes the count's number, unless the move could not be
     /// played: then the number may be right and a move missing before it (`2. Nf3 3. Bc4`,
-    /// Black's second move left out), and no fix is certain.
+    /// Black's second move left out), and no fix is certain; nor is it for a `1` after a blank
+    /// line, where a game without tags may start.
     #[cold]
     fn report_move_number(&mut self, n: usize, (fullmove, turn): (u64, Color), played: bool) {
         let range = self.game.nodes[n].range;
@@ -760,6 +761,18 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         };
         if !played {
             let message = format!("{message}, unless a move is missing before it");
+            self.push(Diagnostic::new(Code::MoveNumber, range, message));
+            return;
+        }
+        // White's first move after a blank line may well begin a game of its own, which the
+        // number's fix would make moves of this one.
+        let before = &self.src.as_bytes()[..range.start as usize];
+        let blanks = &before[before.trim_ascii_end().len()..];
+        if written.number == Some(1) && blanks.iter().filter(|&&b| b == b'\n').count() > 1 {
+            let message = format!(
+                "{message}, unless another game starts here: then end this one with its result, \
+                 and give the next its tags"
+            );
             self.push(Diagnostic::new(Code::MoveNumber, range, message));
             return;
         }
