@@ -127,7 +127,7 @@ enum Expect {
     Played(Move, SanPlus),
     Illegal,
     Ambiguous,
-    /// A null move or a move after a bad one: visited, not played.
+    /// A null move (but by a side in check) or a move after a bad one: visited, not played.
     NotPlayed,
 }
 
@@ -212,7 +212,11 @@ impl Writer {
                     return;
                 }
             },
-            Step::Null => ("--".to_owned(), Expect::NotPlayed, pos.clone().swap_turn().ok()),
+            Step::Null => match pos.clone().swap_turn() {
+                Ok(after) => ("--".to_owned(), Expect::NotPlayed, Some(after)),
+                // A side in check cannot pass.
+                Err(_) => ("--".to_owned(), Expect::Illegal, None),
+            },
             Step::Variation(_) => unreachable!("variations are played by the caller"),
         };
         if depth == 0 && after.is_some() {
