@@ -657,9 +657,9 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         }
     }
 
-    /// A legal move whose check or mate sign is missing, superfluous or wrong; `decided_by` is the
-    /// variant by whose rules the move decides the game, if it does. The fix writes the canonical SAN, or
-    /// `keep`, the move as written without its sign, with the right sign.
+    /// A legal move whose check or mate sign is missing, superfluous or wrong; `decided_by` is
+    /// the variant by whose rules the move decides the game, if it does. The fix writes the
+    /// canonical SAN, or `keep`, the move as written without its sign, with the right sign.
     #[cold]
     fn report_check_suffix(
         &mut self,
