@@ -364,9 +364,10 @@ impl<'a> Parser<'a> {
     /// may start a game's movetext on the line of its tags), stands among the tag pairs: after
     /// a tag pair with no blank line between, and with a tag line right after its line
     /// (`[Event "x"]?` above `[Site "y"]`). Read as the start of the movetext, it would end the
-    /// game at that tag line and leave the tags after it a game of their own.
+    /// game at that tag line and leave the tags after it a game of their own. Gives the
+    /// offset of the line break ending its line when it does.
     #[cold]
-    fn strays_among_tags(&mut self, tok: Token) -> bool {
+    fn strays_among_tags(&mut self, tok: Token) -> Option<u32> {
         let strays = matches!(
             tok.kind,
             TokenKind::Suffix
@@ -381,37 +382,29 @@ impl<'a> Parser<'a> {
                 | TokenKind::RParen
         );
         if !strays || self.game.tags.is_empty() {
-            return false;
+            return None;
         }
         let bytes = self.src.as_bytes();
         let gap = &bytes[self.last_significant.end as usize..tok.range.start as usize];
         if memchr::memchr_iter(b'\n', gap).nth(1).is_some() {
-            return false;
+            return None;
         }
-        let line_end = self.line_end(tok.range.start);
-        if tok.range.end > line_end || line_end as usize == bytes.len() {
-            return false;
+        let line_end =
+            tok.range.start + memchr::memchr(b'\n', &bytes[tok.range.start as usize..])? as u32;
+        if tok.range.end > line_end {
+            return None;
         }
         let next_line = line_end + 1;
         self.read_to = self.read_to.max(next_line);
-        is_tag_line(&bytes[next_line as usize..])
-    }
-
-    /// The offset of the line break ending the line that holds `offset` (the text's length on
-    /// the last line).
-    fn line_end(&self, offset: u32) -> u32 {
-        let rest = &self.src.as_bytes()[offset as usize..];
-        memchr::memchr(b'\n', rest).map_or(self.src.len() as u32, |i| offset + i as u32)
+        is_tag_line(&bytes[next_line as usize..]).then_some(line_end)
     }
 
     /// Stray text among the tag pairs ([`Parser::strays_among_tags`]): the token under the cursor
-    /// and what follows it on its line up to a tag pair or a comment, an error and a note of the
-    /// tag section (the movetext has not begun).
+    /// and what follows it on its line (up to `line_end`) up to a tag pair or a comment, an
+    /// error and a note of the tag section (the movetext has not begun).
     #[cold]
-    fn stray_text_among_tags(&mut self) {
-        let first = self.bump();
-        let line_end = self.line_end(first.range.start);
-        let mut range = first.range;
+    fn stray_text_among_tags(&mut self, line_end: u32) {
+        let mut range = self.bump().range;
         while let next = self.tok()
             && next.range.end <= line_end
             && !matches!(
@@ -941,8 +934,10 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        if !self.in_movetext && self.strays_among_tags(tok) {
-            self.stray_text_among_tags();
+        if !self.in_movetext
+            && let Some(line_end) = self.strays_among_tags(tok)
+        {
+            self.stray_text_among_tags(line_end);
             return Step::Continue;
         }
         self.in_movetext = true;
@@ -984,8 +979,7 @@ impl<'a> Parser<'a> {
             TokenKind::LineComment => self.push_node(NodeKind::LineComment, t.range),
             TokenKind::Escape => self.push_node(NodeKind::Escape, t.range),
             TokenKind::LParen => {
-                let (moves_before, inside_misplaced) =
-                    self.open.last().map_or((self.top_moves, false), |v| (v.moves, v.misplaced));
+                let (moves_before, inside_misplaced) = self.current_line();
                 let misplaced = moves_before == 0;
                 if misplaced && !inside_misplaced {
                     self.error(
@@ -1201,8 +1195,7 @@ impl<'a> Parser<'a> {
     /// One after a move number (`2. $1 Nf3`) judges the move before the number.
     #[cold]
     fn check_annotated_move(&mut self, t: Token) {
-        let (moves, misplaced) =
-            self.open.last().map_or((self.top_moves, false), |v| (v.moves, v.misplaced));
+        let (moves, misplaced) = self.current_line();
         if moves > 0 || misplaced {
             return;
         }
@@ -1213,6 +1206,12 @@ impl<'a> Parser<'a> {
             self.quoted(t.range)
         );
         self.error(Code::AnnotationWithoutMove, t.range, message);
+    }
+
+    /// The moves so far of the line being read (the innermost open variation's, else the
+    /// game's), and whether it is a variation opened before the first move (reported once).
+    fn current_line(&self) -> (u32, bool) {
+        self.open.last().map_or((self.top_moves, false), |v| (v.moves, v.misplaced))
     }
 
     fn count_move(&mut self) {
