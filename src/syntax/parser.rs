@@ -1244,6 +1244,9 @@ impl<'a> Parser<'a> {
             self.game.diagnostics.iter().any(|d| d.code == Code::UnterminatedComment);
         self.close_open_variations(content_end, own_line, comment_ate_rest);
         let has_content = self.in_movetext || !self.game.tags.is_empty();
+        if self.result_line_end.is_none() && self.open.is_empty() {
+            self.split_glued_marker();
+        }
         if has_content && self.result_line_end.is_none() && !comment_ate_rest {
             let marker = self.game.missing_marker(self.src);
             let anchor = self
@@ -1286,6 +1289,52 @@ impl<'a> Parser<'a> {
         let summaries = std::mem::take(&mut self.limit).summaries();
         self.game.diagnostics.extend(summaries);
         self.game
+    }
+
+    /// A game that ends in a move with its termination marker glued on, `Qxf7#1-0` (one symbol
+    /// by §7, which python-chess and others read as the move and the marker): the move's node
+    /// gives its last three bytes to a marker node, reported as a marker of a non-standard form
+    /// whose fix puts a space between them. Only the last move of the main line, after which
+    /// nothing but commentary follows, is split; anywhere else the symbol stays a move the
+    /// chess layer cannot read.
+    #[cold]
+    fn split_glued_marker(&mut self) {
+        let commentary = |kind| {
+            matches!(
+                kind,
+                NodeKind::Comment
+                    | NodeKind::LineComment
+                    | NodeKind::Escape
+                    | NodeKind::Nag
+                    | NodeKind::Suffix
+                    | NodeKind::Glyph
+            )
+        };
+        let Some(last) = self.game.nodes.iter().rposition(|n| !commentary(n.kind)) else {
+            return;
+        };
+        let node = self.game.nodes[last];
+        let text = self.text(node.range);
+        let Some(mv) = text.strip_suffix("1-0").or_else(|| text.strip_suffix("0-1")) else {
+            return;
+        };
+        if node.kind != NodeKind::Move || mv.len() < 2 || mv.ends_with('-') {
+            return;
+        }
+        let split = node.range.start + mv.len() as u32;
+        let marker = TextRange::new(split, node.range.end);
+        self.game.nodes[last].range.end = split;
+        self.game.nodes.insert(last + 1, Node { kind: NodeKind::Result, range: marker });
+        self.result_line_end = Some(node.range.end);
+        let message = format!(
+            "{}: the termination marker is joined to the move; a space goes between them",
+            self.quoted(node.range)
+        );
+        let fix = TextEdit::new(TextRange::empty(split), " ");
+        self.push(
+            Diagnostic::new(Code::NonStandardResult, marker, message)
+                .with_fix("Put a space before the termination marker", vec![fix]),
+        );
     }
 
     /// The insertion of `marker` into a game of tags alone whose last one ends at
