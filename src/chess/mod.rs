@@ -107,6 +107,11 @@ impl Analysis {
         if self.between_games {
             return self.diagnostics;
         }
+        if let Some((decided, _)) = self.outcome.result() {
+            for d in syntax.iter_mut().filter(|d| d.code == Code::MissingResult) {
+                result::add_decided_marker(d, decided);
+            }
+        }
         syntax.extend(self.diagnostics);
         syntax
     }

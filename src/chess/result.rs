@@ -5,7 +5,7 @@
 use super::Outcome;
 use super::replay::Replayed;
 use super::tags::KnownTags;
-use crate::syntax::{Code, Diagnostic, standard_marker};
+use crate::syntax::{Code, Diagnostic, excerpt, standard_marker, standard_result};
 use crate::text::{TextEdit, TextRange};
 
 const STANDARD: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
@@ -21,27 +21,35 @@ pub fn check(known: &KnownTags<'_>, src: &str, replayed: &Replayed, out: &mut Ve
     let decided = outcome.result();
     let decided = decided.as_ref().map(|(expected, why)| (*expected, why.as_str()));
 
-    if let (Some((marker_range, marker)), Some(tag), Some(value)) =
+    // A tag value in another form of a result (`1:0`, `?`) is read as that result, which its
+    // `invalid-tag-value` fix writes; one that is no result (`White wins`, empty) differs
+    // from every marker, and only the tag can take the marker's value.
+    if let (Some((marker_range, marker)), Some(tag), Some(written)) =
         (marker, tag, tag_value.as_deref())
-        && STANDARD.contains(&value)
-        && marker != value
+        && let read = standard_result(written)
+        && marker != read.unwrap_or(written)
         && let Some(inner) = tag.value_inner(src)
     {
+        let value = match read {
+            Some(_) => written.to_owned(),
+            None => format!("\"{}\"", excerpt(written)),
+        };
         let set_tag =
             (format!("Set the Result tag to {marker}"), vec![TextEdit::new(inner, marker)]);
-        let change_marker =
-            (format!("Change the marker to {value}"), vec![TextEdit::new(marker_range, value)]);
+        let change_marker = read.map(|value| {
+            (format!("Change the marker to {value}"), vec![TextEdit::new(marker_range, value)])
+        });
         // A game that ends in checkmate, stalemate or by its variant's rules has one result:
         // the fix writes it, in the tag, the marker or both, rather than copy one wrong value
         // over the other.
         let fixes = match decided {
             Some((expected, _)) if marker == expected => vec![set_tag],
-            Some((expected, _)) if value == expected => vec![change_marker],
+            Some((expected, _)) if read == Some(expected) => change_marker.into_iter().collect(),
             Some((expected, _)) => vec![(
                 format!("Write {expected} in the Result tag and the marker"),
                 vec![TextEdit::new(inner, expected), TextEdit::new(marker_range, expected)],
             )],
-            None => vec![set_tag, change_marker],
+            None => [Some(set_tag), change_marker].into_iter().flatten().collect(),
         };
         let message = match &decided {
             Some((_, why)) => {
@@ -84,13 +92,17 @@ pub fn check(known: &KnownTags<'_>, src: &str, replayed: &Replayed, out: &mut Ve
         out.push(contradiction(inner, (expected, why), "its Result tag", value, edits));
     }
 
+    // A count is compared as its digits: one past `u32` (`4294967296`) differs too.
+    let played = main_line_plies.to_string();
     if let Some(tag) = known.ply_count
         && outcome != Outcome::Unknown
-        && let Ok(count) = tag.value(src).parse::<u32>()
-        && count != main_line_plies
+        && let count = tag.value(src)
+        && !count.is_empty()
+        && count.bytes().all(|b| b.is_ascii_digit())
+        && count.trim_start_matches('0') != played.trim_start_matches('0')
         && let Some(inner) = tag.value_inner(src)
     {
-        let played = main_line_plies.to_string();
+        let count = excerpt(&count);
         out.push(
             Diagnostic::new(
                 Code::PlycountMismatch,
@@ -99,6 +111,22 @@ pub fn check(known: &KnownTags<'_>, src: &str, replayed: &Replayed, out: &mut Ve
             )
             .with_fix(format!("Set PlyCount to {played}"), vec![TextEdit::new(inner, played)]),
         );
+    }
+}
+
+/// The fix of a `missing-result` (the syntax layer's, which adds the Result tag's marker, or
+/// `*`) in a game that ends in checkmate, stalemate or by its variant's rules: it adds the
+/// result that gives, `decided`, which the fix of a Result tag that says otherwise writes too,
+/// so that a fix-all leaves the two agreeing.
+pub fn add_decided_marker(missing: &mut Diagnostic, decided: &str) {
+    for fix in &mut missing.fixes {
+        for edit in &mut fix.edits {
+            let marker = edit.new_text.trim();
+            if STANDARD.contains(&marker) && marker != decided {
+                edit.new_text = edit.new_text.replace(marker, decided);
+                fix.title = format!("Add {decided}");
+            }
+        }
     }
 }
 

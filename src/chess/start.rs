@@ -2,7 +2,7 @@
 //! §9.7.1), under the rules a `Variant` tag names (Chess960 castling detected from the FEN).
 
 use shakmaty::CastlingMode;
-use shakmaty::fen::Fen;
+use shakmaty::fen::{Fen, ParseFenError};
 use shakmaty::variant::{Variant, VariantPosition};
 
 use super::Position;
@@ -84,11 +84,8 @@ pub fn start_position(
     let fen = match Fen::from_ascii(fen_text.trim().as_bytes()) {
         Ok(fen) => fen,
         Err(e) => {
-            out.push(Diagnostic::new(
-                Code::InvalidFen,
-                value_range,
-                format!("the FEN cannot be read: {e}"),
-            ));
+            let message = format!("the FEN cannot be read: {}", unreadable_field(e, &fen_text));
+            out.push(Diagnostic::new(Code::InvalidFen, value_range, message));
             return None;
         }
     };
@@ -191,5 +188,32 @@ pub fn insert_line_before(before: TextRange, src: &str, line: &str) -> TextEdit 
         TextEdit::new(TextRange::empty(line_start as u32), format!("{line}\n"))
     } else {
         TextEdit::new(TextRange::empty(before.start), format!("\n{line}\n"))
+    }
+}
+
+/// Which field of `fen` (§16.1) the reader stopped at, in words. The board's ranks go on into
+/// crazyhouse's pocket after an eighth `/`: a ninth rank is named as such, not as a pocket.
+fn unreadable_field(e: ParseFenError, fen: &str) -> &'static str {
+    let board = fen.split_ascii_whitespace().next().unwrap_or_default();
+    match e {
+        ParseFenError::InvalidPocket if board.split('/').count() > 8 => {
+            "the board has more than 8 ranks"
+        }
+        ParseFenError::InvalidPocket => "the pocket (crazyhouse's pieces in hand) is not read",
+        ParseFenError::InvalidBoard => {
+            "the board is not 8 ranks of 8 squares (pieces PNBRQK, pnbrqk, digits for empty squares)"
+        }
+        ParseFenError::InvalidTurn => "the side to move is not w or b",
+        ParseFenError::InvalidCastling => {
+            "the castling rights are not -, or letters KQkq (or files)"
+        }
+        ParseFenError::InvalidEpSquare => "the en passant square is not - or a square",
+        ParseFenError::InvalidRemainingChecks => "the checks left (three-check) are not read",
+        ParseFenError::InvalidHalfmoveClock => "the halfmove clock is not a number",
+        ParseFenError::InvalidFullmoves => "the fullmove number is not a number from 1",
+        _ => {
+            "a FEN is six fields: the board, the side to move, the castling rights, the en \
+             passant square, the halfmove clock and the fullmove number"
+        }
     }
 }

@@ -93,7 +93,7 @@ codes! {
     UnexpectedToken = "unexpected-token", Error, "Text that belongs nowhere: a stray ), ] or }, moves after the result, a variation before the first move.";
     TextBetweenGames = "text-between-games", Warning, "Text between games that is neither a tag pair nor a move (an old TWIC section title, a closing note): no game, so no fix gives it tags or a result.";
     MalformedTag = "malformed-tag", Error, "A tag pair that is not [Name \"value\"].";
-    InvalidTagName = "invalid-tag-name", Warning, "A tag name with characters other than letters, digits and _.";
+    InvalidTagName = "invalid-tag-name", Warning, "A tag name with characters other than letters, digits and _, or starting with _ (§7).";
     DuplicateTag = "duplicate-tag", Warning, "The same tag twice in one game.";
     MissingTag = "missing-tag", Information, "A tag of the Seven Tag Roster is missing.";
     InvalidTagValue = "invalid-tag-value", Warning, "A tag value of the wrong shape (dates, times, Elo, ECO, TimeControl, ...), a date that does not exist, or a value holding a tab or another control character (§7).";

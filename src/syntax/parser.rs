@@ -25,7 +25,7 @@ use super::lexer::{
 use super::line_lengths::{IMPORT_LIMIT, LineLengths};
 use super::tree::{
     Game, Node, NodeKind, Tag, TagSectionNote, escape_string, glyph_nag, is_closed_string,
-    judges_move, standard_marker, string_contents,
+    judges_move, standard_marker, string_contents, unescape_string,
 };
 use crate::text::{TextEdit, TextRange, char_count, first_space};
 
@@ -304,7 +304,9 @@ impl<'a> Parser<'a> {
             tok.kind == TokenKind::TagPair || is_tag_line(&self.src.as_bytes()[s as usize..])
         });
         if tag_line {
-            if self.in_movetext || self.result_line_end.is_some() {
+            if self.in_movetext && self.result_line_end.is_none() && self.stray_line_before(tok) {
+                self.stray_line_among_tags();
+            } else if self.in_movetext || self.result_line_end.is_some() {
                 return Step::EndAt(self.boundary_before(tok));
             }
             if self.next_tags_repeat_after_blank_line(tok) {
@@ -344,6 +346,48 @@ impl<'a> Parser<'a> {
                 None => return false,
             }
         }
+    }
+
+    /// Whether the movetext read so far is rather a line of stray text among the tag pairs
+    /// (`Round 1`, a word line between two tag lines), seen at the tag line `tok` after it:
+    /// it is one line, right after a tag line and right before `tok`, with no move number
+    /// written with a period and no marker in it, and `tok` names a tag the game does not
+    /// have yet (a tag it has starts the next game). Read as movetext, it would end the game
+    /// at `tok` and leave the tag pairs after it a game of their own.
+    #[cold]
+    fn stray_line_before(&mut self, tok: Token) -> bool {
+        let (Some(first), Some(last_tag)) = (self.game.nodes.first(), self.game.tags.last()) else {
+            return false;
+        };
+        let bytes = self.src.as_bytes();
+        let line_breaks = |from: u32, to: u32| {
+            memchr::memchr_iter(b'\n', &bytes[from as usize..to as usize]).count()
+        };
+        let one_line = line_breaks(last_tag.range.end, first.range.start) == 1
+            && line_breaks(first.range.start, tok.range.start) == 1;
+        let movetext = self.game.nodes.iter().any(|n| match n.kind {
+            NodeKind::Result => true,
+            NodeKind::MoveNumber => self.text(n.range).ends_with('.'),
+            _ => false,
+        });
+        if !one_line || movetext || !self.open.is_empty() {
+            return false;
+        }
+        let name = tag_line_name(&bytes[tok.range.start as usize..]).unwrap_or_default();
+        !self.first_tags.contains(std::str::from_utf8(name).unwrap_or_default())
+    }
+
+    /// The movetext read so far taken back as stray text among the tag pairs
+    /// ([`Parser::stray_line_before`]): one error and a note of the tag section in place of
+    /// its nodes and of what the parser reported of them.
+    #[cold]
+    fn stray_line_among_tags(&mut self) {
+        let nodes = std::mem::take(&mut self.game.nodes);
+        let range = nodes[0].range.cover(nodes[nodes.len() - 1].range);
+        (self.game.diagnostics).retain(|d| d.range.start < range.start || d.range.end > range.end);
+        self.in_movetext = false;
+        self.top_moves = 0;
+        self.stray_note(range);
     }
 
     fn tag_note(&mut self, tok: Token) {
@@ -423,6 +467,11 @@ impl<'a> Parser<'a> {
                 range = range.cover(t.range);
             }
         }
+        self.stray_note(range);
+    }
+
+    /// Stray text at `range` among the tag pairs: an error, and a note of the tag section.
+    fn stray_note(&mut self, range: TextRange) {
         let message = format!(
             "\"{}\" among the tag pairs: the tag section holds tag pairs (and comments), and \
              the moves come after it (§8.1)",
@@ -498,7 +547,26 @@ impl<'a> Parser<'a> {
                     name = Some(name.map_or(r, |n| n.cover(r)));
                 }
                 TokenKind::String if !starts_line || values.is_empty() => {
-                    values.push(self.bump().range);
+                    let r = self.bump().range;
+                    values.push(r);
+                    if values.len() == 1
+                        && !is_closed_string(self.text(r))
+                        && let Some((value, bracket)) = self.wrapped_value(r)
+                    {
+                        values[0] = value;
+                        close = Some(bracket);
+                        break;
+                    }
+                }
+                // Characters no name holds, written in it (`[Täg "x"]`, `[My.Tag "x"]`,
+                // `[_tag "x"]`): part of the name, which `check_tag` reports.
+                TokenKind::Unknown | TokenKind::Dots | TokenKind::Suffix | TokenKind::Glyph
+                    if values.is_empty()
+                        && extra.is_none()
+                        && t.range.start == name.map_or(open.range.end, |n| n.end) =>
+                {
+                    let r = self.bump().range;
+                    name = Some(name.map_or(r, |n| n.cover(r)));
                 }
                 // On the tag pair's line, brackets of a value without quotes (`[Annotator
                 // Fritz (8)]`) are text of the tag pair, not a variation splitting the game.
@@ -543,6 +611,40 @@ impl<'a> Parser<'a> {
         if !doubled.is_empty() {
             self.extra_brackets(self.game.tags.len() - 1, &doubled);
         }
+    }
+
+    /// A tag value wrapped onto the next line, as an e-mail program wraps a long line: `value`,
+    /// a string left open at the end of its line (not at a `]`, where the closing quote is
+    /// missing), goes on when the next line is text ending in `"]` with no other quote, bracket
+    /// or comment in it. Reads that line, and gives the value's range from its opening quote to
+    /// its closing one, and the `]`'s. The line break in the value is reported with the value
+    /// ([`Parser::line_break_in_string`]).
+    #[cold]
+    fn wrapped_value(&mut self, value: TextRange) -> Option<(TextRange, TextRange)> {
+        if self.text(value).trim_end_matches([' ', '\t']).ends_with(']') {
+            return None;
+        }
+        let bytes = self.src.as_bytes();
+        let after = value.end as usize;
+        let next = match &bytes[after..] {
+            [b'\r', b'\n', ..] => after + 2,
+            [b'\n' | b'\r', ..] => after + 1,
+            _ => return None,
+        };
+        let line_len = memchr::memchr2(b'\n', b'\r', &bytes[next..]).unwrap_or(bytes.len() - next);
+        self.read_to = self.read_to.max((next + line_len) as u32);
+        let line = &self.src[next..next + line_len];
+        let text = line.trim_end_matches([' ', '\t']).strip_suffix("\"]")?;
+        if text.trim().is_empty() || text.contains(['"', '[', ']', '{', '}', ';']) {
+            return None;
+        }
+        let quote = (next + text.len()) as u32;
+        while self.tok().kind != TokenKind::Eof && self.tok().range.start <= quote {
+            self.bump();
+        }
+        let bracket = TextRange::new(quote + 1, quote + 2);
+        self.last_significant = bracket;
+        Some((TextRange::new(value.start, quote + 1), bracket))
     }
 
     /// A tag pair from `open` to `close` with no string in it, read as a name and a value
@@ -680,11 +782,14 @@ impl<'a> Parser<'a> {
                 "tag pair without a name: write [Name \"value\"]"
             };
             self.error(Code::MalformedTag, tag.range, message);
-        } else if tag_name_len(name.as_bytes()) < name.len() {
+        } else if tag_name_len(name.as_bytes()) < name.len() || name.starts_with('_') {
             self.error(
                 Code::InvalidTagName,
                 tag.name,
-                format!("tag name \"{shown}\" may contain only letters, digits and _"),
+                format!(
+                    "tag name \"{shown}\": a name holds only letters, digits and _, and starts \
+                     with a letter or a digit (§7)"
+                ),
             );
         } else {
             self.check_duplicate_tag(tag);
@@ -764,7 +869,8 @@ impl<'a> Parser<'a> {
                 None => diagnostic,
             });
         } else if stray_quote {
-            let escaped = escape_string(inner);
+            // The escapes already written stay as they are: the value is read, then written.
+            let escaped = escape_string(&unescape_string(raw));
             self.push(
                 Diagnostic::new(
                     Code::MalformedTag,
@@ -774,10 +880,29 @@ impl<'a> Parser<'a> {
                 .with_fix("Escape the quotes", vec![TextEdit::new(r, escaped)]),
             );
         }
-        if inner.bytes().any(|b| b.is_ascii_control()) {
+        if let Some(at) = memchr::memchr2(b'\n', b'\r', inner.as_bytes()) {
+            self.line_break_in_string(r, at);
+        } else if inner.bytes().any(|b| b.is_ascii_control()) {
             self.control_characters_in_string(r, inner);
         }
         self.check_string_length(r);
+    }
+
+    /// A tag value at `r` whose contents run onto the next line from offset `at` in them
+    /// ([`Parser::wrapped_value`]): the fix joins the two lines with a space.
+    #[cold]
+    fn line_break_in_string(&mut self, r: TextRange, at: usize) {
+        let inner = &self.text(r)[1..];
+        let blank = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
+        let line_end = inner[..at].trim_end_matches(blank).len();
+        let next_text = inner.len() - inner[at..].trim_start_matches(blank).len();
+        let gap = TextRange::new(r.start + 1 + line_end as u32, r.start + 1 + next_text as u32);
+        let message = "tag value running onto the next line (as an e-mail program wraps a long \
+                       line): a string holds no line break (§7)";
+        self.push(
+            Diagnostic::new(Code::MalformedTag, r, message)
+                .with_fix("Join the value's lines", vec![TextEdit::new(gap, " ")]),
+        );
     }
 
     /// A tag value at `r` (its contents `inner`) holding a tab or another control character,
