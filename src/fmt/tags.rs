@@ -99,7 +99,7 @@ pub(crate) fn write<'g>(
         Some(TagLine::Input(i, _)) => Some(*i),
         _ => None,
     };
-    let place = |note: &TagSectionNote| place(note, game.tags.len(), last_line);
+    let place = |note: &TagSectionNote| place(game, note, last_line);
     let mut before_tags = notes.iter().filter(|n| place(n) == Place::BeforeTags).peekable();
     if before_tags.peek().is_some() {
         for note in before_tags {
@@ -138,9 +138,11 @@ enum Place {
     GameComment,
 }
 
-fn place(note: &TagSectionNote, input_tags: usize, printed_last: Option<usize>) -> Place {
+fn place(game: &Game, note: &TagSectionNote, printed_last: Option<usize>) -> Place {
+    if game.opens_movetext(note) {
+        return Place::GameComment;
+    }
     match note.after_tags as usize {
-        n if n == input_tags => Place::GameComment,
         0 => Place::BeforeTags,
         n if Some(n - 1) == printed_last => Place::GameComment,
         n => Place::AfterTag(n - 1),

@@ -1,7 +1,8 @@
 //! Selection ranges ("expand selection"): from the token under the cursor outwards. In the
 //! movetext: token, the move with its annotations (suffix, NAGs, comments after it), the same
 //! with its move number, each variation around it (§8.2.5), the movetext, the game. In the tag
-//! section: token, tag pair, tag section (§8.1), the game.
+//! section: token, tag pair, tag section (§8.1), the game. In a comment before the first move
+//! (after the tag pairs): the comment, the movetext (§8.2), the game.
 
 use super::analysis::DocumentAnalysis;
 use super::walk::{content_range, movetext_range, node_at, tag_section_range, variations};
@@ -47,7 +48,11 @@ fn ranges_in_game(game: &Game, src: &str, offset: u32) -> Vec<TextRange> {
         ranges.extend(tag_section_range(game));
     } else if let Some(note) = game.tag_notes.iter().find(|n| n.range.touches(offset)) {
         ranges.push(note.range);
-        ranges.extend(tag_section_range(game));
+        if game.opens_movetext(note) {
+            ranges.extend(movetext_range(game));
+        } else {
+            ranges.extend(tag_section_range(game));
+        }
     } else if let Some(index) = node_at(game, offset) {
         ranges.push(game.nodes[index].range);
         if let Some(group) = move_group(game, index) {

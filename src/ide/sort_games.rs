@@ -96,8 +96,8 @@ impl CollationKey {
             white: tag("White"),
             black: tag("Black"),
             result: tag("Result"),
-            // From the first node to the end of the last, so that the blanks after the game,
-            // which sorting writes anew, do not count.
+            // From the opening commentary or first node to the end of the last node, so that
+            // the blanks after the game, which sorting writes anew, do not count.
             movetext: movetext_range(game).map_or("", |m| &src[m.to_usize()]).to_owned(),
         }
     }

@@ -115,17 +115,20 @@ pub fn content_range(game: &Game) -> TextRange {
     all.reduce(TextRange::cover).unwrap_or(TextRange::empty(0))
 }
 
-/// From the first tag pair (or note between tags) to the end of the last.
+/// The tag section: from its first tag pair (or a note before it) to the end of its last tag
+/// pair. The notes after that open the movetext ([`Game::opens_movetext`]).
 pub fn tag_section_range(game: &Game) -> Option<TextRange> {
+    let (notes, _) = game.split_notes();
     let tags = game.tags.iter().map(|t| t.range);
-    tags.chain(game.tag_notes.iter().map(|n| n.range)).reduce(TextRange::cover)
+    tags.chain(notes.iter().map(|n| n.range)).reduce(TextRange::cover)
 }
 
-/// From the first movetext node to the end of the last.
+/// The movetext: from its opening commentary (the notes after the last tag pair) or its first
+/// node to the end of its last node.
 pub fn movetext_range(game: &Game) -> Option<TextRange> {
-    let nodes = game.nodes.iter().map(|n| n.range);
-    let first = nodes.clone().next()?;
-    Some(nodes.fold(first, TextRange::cover))
+    let (_, opening) = game.split_notes();
+    let notes = opening.iter().map(|n| n.range);
+    notes.chain(game.nodes.iter().map(|n| n.range)).reduce(TextRange::cover)
 }
 
 #[cfg(test)]

@@ -202,8 +202,9 @@ pub struct Node {
     pub range: TextRange,
 }
 
-/// Something in the tag section that is not a tag pair: comments and escape lines between tags,
-/// and stray text there (`Unexpected`, reported).
+/// Something before the movetext's first node that is not a tag pair: comments and escape lines
+/// before, between and after the tag pairs, and stray text among them (`Unexpected`, reported).
+/// Those after the last tag pair open the movetext ([`Game::opens_movetext`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TagSectionNote {
     pub kind: NodeKind,
@@ -223,6 +224,7 @@ pub struct Game {
     /// game's tag lines read after a tag-only game; the game's length at the end of the text.
     pub lookahead: u32,
     pub tags: Vec<Tag>,
+    /// In text order, so those that open the movetext come last.
     pub tag_notes: Vec<TagSectionNote>,
     pub nodes: Vec<Node>,
     pub diagnostics: Vec<Diagnostic>,
@@ -260,6 +262,21 @@ impl Game {
 
     pub fn tag_value<'a>(&self, name: &str, src: &'a str) -> Option<Cow<'a, str>> {
         self.tag(name, src).map(|t| t.value(src))
+    }
+
+    /// Whether `note` opens the movetext rather than standing in the tag section: it comes after
+    /// the last tag pair, whatever line it is on (every note of a game without tags does). A
+    /// comment before the first move is movetext (§8.2); the tag section is its tag pairs
+    /// (§8.1) and what stands before or between them.
+    pub fn opens_movetext(&self, note: &TagSectionNote) -> bool {
+        note.after_tags as usize == self.tags.len()
+    }
+
+    /// The notes of the tag section and those that open the movetext
+    /// ([`Game::opens_movetext`]).
+    pub fn split_notes(&self) -> (&[TagSectionNote], &[TagSectionNote]) {
+        let tag_section = self.tag_notes.partition_point(|n| !self.opens_movetext(n));
+        self.tag_notes.split_at(tag_section)
     }
 
     /// The ranges of every element (tag pairs, tag-section notes, movetext nodes) in text
