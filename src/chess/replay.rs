@@ -420,8 +420,8 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
     }
 
     /// A move of a judged line, at `range` of the game's text (`text`), that no accepted
-    /// notation reads: played if it has one legal reading with another language's piece
-    /// letters (§17), else `invalid-san`.
+    /// notation reads: played in the reading with another language's piece letters (§17) that
+    /// [`language::other_language_reading`] takes, else its diagnostic.
     #[cold]
     fn on_unread_move<P: Rules>(
         &mut self,
@@ -442,7 +442,9 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
             return false;
         }
         let pos: &P = line.pos.as_deref().expect("judged lines have a position");
-        match language::other_language_reading(text, pos, line.in_check, &mut self.languages) {
+        let (after, src) = (self.game.line_moves_after(i), self.src);
+        let languages = &mut self.languages;
+        match language::other_language_reading(text, (pos, line.in_check), languages, after, src) {
             Ok(written) => self.play_written(i, depth, line, (range, text), written, false),
             Err((code, message)) => {
                 self.push(Diagnostic::new(code, range, message));
@@ -793,7 +795,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
 /// legal move matches (`Nd4` for `Nxd4` where two knights can take) makes the move ambiguous;
 /// else `error` stands, a move given by its from-square tried as a move of the piece there.
 #[cold]
-fn resolve_leniently<P: Rules>(
+pub(super) fn resolve_leniently<P: Rules>(
     text: &str,
     w: &Written,
     pos: &P,
