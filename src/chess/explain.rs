@@ -57,7 +57,8 @@ fn list_squares(squares: impl Iterator<Item = Square>) -> String {
 
 /// Why a move that no accepted notation reads is not taken as a move: `readings` are its
 /// readings with the piece letters of other languages (§17), `candidates` the legal ones among
-/// them left to choose between (none, or more than one).
+/// them left to choose between (none, or more than one, which the moves after it do not tell
+/// apart).
 pub fn unread(text: &str, readings: &[String], candidates: &[String]) -> String {
     let text = excerpt(text);
     let letters = "PGN's piece letters are K, Q, R, B and N";
@@ -70,7 +71,7 @@ pub fn unread(text: &str, readings: &[String], candidates: &[String]) -> String 
         ),
         _ => format!(
             "\"{text}\" is not a move: {letters}, and read with those of another language it \
-             could be {}",
+             could be {}, which the moves after it do not tell apart",
             list(candidates, "or")
         ),
     }

@@ -11,6 +11,7 @@ use crate::syntax::{Code, Diagnostic, Game, Node, NodeKind, excerpt};
 use crate::text::TextRange;
 
 mod explain;
+mod language;
 mod move_number;
 mod notation;
 mod replay;

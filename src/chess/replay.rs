@@ -6,6 +6,7 @@ use shakmaty::san::{San, SanError, SanPlus, Suffix};
 use shakmaty::variant::Variant;
 use shakmaty::{Color, KnownOutcome, Move, Position as _, Role};
 
+use super::language;
 use super::move_number::{PendingNumber, WrittenNumber};
 use super::notation::{self, Leniency, Written};
 use super::resolve::is_minimal;
@@ -419,8 +420,8 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
     }
 
     /// A move of a judged line, at `range` of the game's text (`text`), that no accepted
-    /// notation reads: played if it has one legal reading with another language's piece
-    /// letters (§17), else `invalid-san`.
+    /// notation reads: played in the reading with another language's piece letters (§17) that
+    /// [`language::other_language_reading`] takes, else its diagnostic.
     #[cold]
     fn on_unread_move<P: Rules>(
         &mut self,
@@ -441,7 +442,9 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
             return false;
         }
         let pos: &P = line.pos.as_deref().expect("judged lines have a position");
-        match other_language_reading(text, pos, line.in_check, &mut self.languages) {
+        let (after, src) = (self.game.line_moves_after(i), self.src);
+        let languages = &mut self.languages;
+        match language::other_language_reading(text, (pos, line.in_check), languages, after, src) {
             Ok(written) => self.play_written(i, depth, line, (range, text), written, false),
             Err((code, message)) => {
                 self.push(Diagnostic::new(code, range, message));
@@ -792,7 +795,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
 /// legal move matches (`Nd4` for `Nxd4` where two knights can take) makes the move ambiguous;
 /// else `error` stands, a move given by its from-square tried as a move of the piece there.
 #[cold]
-fn resolve_leniently<P: Rules>(
+pub(super) fn resolve_leniently<P: Rules>(
     text: &str,
     w: &Written,
     pos: &P,
@@ -826,49 +829,6 @@ fn resolve_leniently<P: Rules>(
         (SanError::IllegalSan, None) => (SanError::IllegalSan, from_square.unwrap_or(w.san)),
         (SanError::AmbiguousSan, _) => (SanError::AmbiguousSan, w.san),
     })
-}
-
-/// A move that no accepted notation reads: its one reading with another language's piece
-/// letters (§17) that is a legal move here, or else the code and message of its diagnostic:
-/// `ambiguous-move` when no reading is legal but one matches more than one legal move (`Sd2`
-/// where both knights reach d2), else `invalid-san`. Of several legal readings, the one in a
-/// language of the game's earlier such moves is taken (`languages`, narrowed to the
-/// reading's): after `Sf3`, a knight move in German, Danish, Norwegian, Swedish or Polish,
-/// `Le7` is a bishop move (German...), not a queen move (Estonian).
-#[cold]
-fn other_language_reading<P: Rules>(
-    text: &str,
-    pos: &P,
-    in_check: bool,
-    languages: &mut notation::Languages,
-) -> Result<Written, (Code, String)> {
-    let readings = notation::other_language_readings(text);
-    let resolved: Vec<Result<Move, SanError>> =
-        readings.iter().map(|(w, _)| pos.resolve_san(w.san, in_check)).collect();
-    let legal: Vec<&(Written, notation::Languages)> =
-        readings.iter().zip(&resolved).filter(|(_, r)| r.is_ok()).map(|(r, _)| r).collect();
-    if legal.is_empty()
-        && let Some(((w, _), _)) =
-            readings.iter().zip(&resolved).find(|(_, r)| matches!(r, Err(SanError::AmbiguousSan)))
-    {
-        return Err((Code::AmbiguousMove, explain::ambiguous(text, w.san, pos)));
-    }
-    let in_game: Vec<&(Written, notation::Languages)> =
-        legal.iter().copied().filter(|(_, l)| l & *languages != 0).collect();
-    let candidates = if in_game.is_empty() { &legal } else { &in_game };
-    if let [(written, reading_languages)] = candidates[..] {
-        let narrowed = reading_languages & *languages;
-        *languages = if narrowed != 0 { narrowed } else { *reading_languages };
-        return Ok(written.clone());
-    }
-    let san =
-        |(w, _): &(Written, _)| super::san_plus_text(SanPlus { san: w.san, suffix: w.suffix });
-    let message = explain::unread(
-        text,
-        &readings.iter().map(san).collect::<Vec<_>>(),
-        &candidates.iter().copied().map(san).collect::<Vec<_>>(),
-    );
-    Err((Code::InvalidSan, message))
 }
 
 /// A move with a full from-square read as a move of the piece standing there: a pawn-looking

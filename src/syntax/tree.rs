@@ -250,6 +250,26 @@ impl Game {
         })
     }
 
+    /// The moves (and null moves) after node `i` in its line, in order, up to the line's end
+    /// (the `)` closing its variation, or its termination marker), leaving out the variations
+    /// inside the line.
+    pub fn line_moves_after(&self, i: usize) -> impl Iterator<Item = &Node> {
+        let mut depth = 0u32;
+        let rest = self.nodes.get(i + 1..).unwrap_or_default();
+        rest.iter()
+            .map_while(move |node| {
+                match node.kind {
+                    NodeKind::VariationEnd | NodeKind::Result if depth == 0 => return None,
+                    NodeKind::VariationStart => depth += 1,
+                    NodeKind::VariationEnd => depth -= 1,
+                    _ => {}
+                }
+                let is_move = matches!(node.kind, NodeKind::Move | NodeKind::NullMove);
+                Some((depth == 0 && is_move).then_some(node))
+            })
+            .flatten()
+    }
+
     /// The first tag with this name (names are case-sensitive, §8.1).
     pub fn tag(&self, name: &str, src: &str) -> Option<&Tag> {
         // Bytes, lengths first.
@@ -384,6 +404,30 @@ mod tests {
         for (text, expected) in cases {
             let game = parse_game(text);
             let found = game.result_node().map(|n| (&text[n.range], n.range.start as usize));
+            assert_eq!(found, expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn the_moves_after_a_move_are_those_of_its_line_up_to_its_end() {
+        // (game, the move's text, the moves after it in its line)
+        let cases = [
+            ("1. e4 e5 2. Nf3 *", "e4", vec!["e5", "Nf3"]),
+            ("1. e4 e5 * 2. Nf3", "e4", vec!["e5"]),
+            (
+                "1. e4 (1. d4 d5 (1... Nf6 2. c4) 2. c4) e5 2. Nf3 -- *",
+                "e4",
+                vec!["e5", "Nf3", "--"],
+            ),
+            ("1. e4 (1. d4 d5 (1... Nf6 2. c4) 2. c4 *) e5 *", "d4", vec!["d5", "c4"]),
+            ("1. e4 (1. d4 d5 (1... Nf6 2. c4) 2. c4) e5 *", "Nf6", vec!["c4"]),
+            ("1. e4 (1. d4) e5 *", "d4", vec![]),
+            ("1. e4 e5", "e5", vec![]),
+        ];
+        for (text, first, expected) in cases {
+            let game = parse_game(text);
+            let i = game.nodes.iter().position(|n| &text[n.range] == first).unwrap();
+            let found: Vec<&str> = game.line_moves_after(i).map(|n| &text[n.range]).collect();
             assert_eq!(found, expected, "{text}");
         }
     }
