@@ -115,14 +115,15 @@ pub fn check(known: &KnownTags<'_>, src: &str, replayed: &Replayed, out: &mut Ve
 }
 
 /// The fix of a `missing-result` (the syntax layer's, which adds the Result tag's marker, or
-/// `*`) in a game that ends in checkmate, stalemate or by its variant's rules: it adds the
-/// result that gives, `decided`, which the fix of a Result tag that says otherwise writes too,
-/// so that a fix-all leaves the two agreeing.
+/// `*`) in a game that ends in checkmate, stalemate or by its variant's rules: where the tag
+/// says another result, it adds the one the game's end gives, `decided`, which the fix of the
+/// tag writes too, so that a fix-all leaves the two agreeing. A `*` (no result known) says
+/// nothing wrong, and stays.
 pub fn add_decided_marker(missing: &mut Diagnostic, decided: &str) {
     for fix in &mut missing.fixes {
         for edit in &mut fix.edits {
             let marker = edit.new_text.trim();
-            if STANDARD.contains(&marker) && marker != decided {
+            if STANDARD.contains(&marker) && marker != "*" && marker != decided {
                 edit.new_text = edit.new_text.replace(marker, decided);
                 fix.title = format!("Add {decided}");
             }
