@@ -143,14 +143,25 @@ fn format_file(args: &FmtArgs, finder: &mut ConfigFinder, file: &str) -> Result<
     rewrite.finish()
 }
 
-/// Print the unified diff from `source` to its `formatted` text. The lines are written in the
-/// file's encoding, so that `patch` finds them in a Latin-1 file; the names, in UTF-8.
+/// Print the unified diff from `source` to its `formatted` text, its lines split at LF alone,
+/// as `patch` splits them (a lone CR ends no line). The lines are written in the file's
+/// encoding, so that `patch` finds them in a Latin-1 file; the names, in UTF-8.
 fn write_diff(source: &Source<'_>, formatted: &str) -> io::Result<()> {
-    let diff = similar::TextDiff::from_lines(&*source.text, formatted);
+    let old: Vec<&str> = source.text.split_inclusive('\n').collect();
+    let new: Vec<&str> = formatted.split_inclusive('\n').collect();
+    let diff = similar::TextDiff::configure().diff_slices(&old, &new);
     let mut out = BufWriter::new(io::stdout().lock());
     writeln!(out, "--- a/{}\n+++ b/{}", source.name, source.name)?;
     for hunk in diff.unified_diff().iter_hunks() {
-        out.write_all(&encode(&hunk.to_string(), source.is_latin1()))?;
+        writeln!(out, "{}", hunk.header())?;
+        for change in hunk.iter_changes() {
+            let line = change.value();
+            write!(out, "{}", change.tag())?;
+            out.write_all(&encode(line, source.is_latin1()))?;
+            if !line.ends_with('\n') {
+                out.write_all(b"\n\\ No newline at end of file\n")?;
+            }
+        }
     }
     out.flush()
 }

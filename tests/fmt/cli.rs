@@ -179,6 +179,56 @@ fn the_diff_of_a_latin1_file_is_in_latin1() {
     assert_eq!(out.stdout, expected, "{}", String::from_utf8_lossy(&out.stdout));
 }
 
+/// Each hunk of a unified diff holds as many lines of each side, ended by LF, as its header
+/// says: what `patch` needs to apply it.
+fn assert_hunks_add_up(diff: &[u8]) {
+    let lines: Vec<&[u8]> = diff.split_inclusive(|&b| b == b'\n').collect();
+    let count = |range: &str| range.split_once(',').map_or(1, |(_, n)| n.parse().unwrap());
+    let mut at = 2;
+    while at < lines.len() {
+        let header = std::str::from_utf8(lines[at]).unwrap();
+        let ranges: Vec<&str> = header.trim_end().split(' ').collect();
+        assert!(ranges.len() == 4 && ranges[0] == "@@" && ranges[3] == "@@", "{header:?}");
+        let (mut old, mut new): (usize, usize) = (count(ranges[1]), count(ranges[2]));
+        at += 1;
+        while old + new > 0 {
+            let line = lines[at];
+            match line[0] {
+                b' ' => (old, new) = (old - 1, new - 1),
+                b'-' => old -= 1,
+                b'+' => new -= 1,
+                _ => panic!("{:?} in a hunk", String::from_utf8_lossy(line)),
+            }
+            at += 1;
+            if lines.get(at).is_some_and(|l| l.starts_with(b"\\ No newline at end of file")) {
+                at += 1;
+            }
+        }
+    }
+}
+
+/// A lone CR (old Mac OS files) ends no line for `patch`: the diff's lines are split at LF, and
+/// its header counts them so.
+#[test]
+fn the_diff_of_a_file_with_lone_crs_applies() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("cr.pgn"), "[Event \"E\"]\r\r1.e4 e5\r*\r").unwrap();
+    let out = pgn_lsp(&["fmt", "--diff", "--no-add-missing-tags", "cr.pgn"], dir.path(), b"");
+    assert_eq!(out.status.code(), Some(0));
+    let expected = "--- a/cr.pgn\n+++ b/cr.pgn\n@@ -1 +1,4 @@\n\
+        -[Event \"E\"]\r\r1.e4 e5\r*\r\n\\ No newline at end of file\n\
+        +[Event \"E\"]\n+\n+1. e4 e5 *\n+\n";
+    assert_eq!(text(&out.stdout), expected);
+    assert_hunks_add_up(&out.stdout);
+    // Lone CRs inside a line of a file split at LF.
+    fs::write(dir.path().join("mixed.pgn"), "[Event \"E\"]\n\n1.e4 {a\rb} e5 *\n").unwrap();
+    let out = pgn_lsp(&["fmt", "--diff", "--no-add-missing-tags", "mixed.pgn"], dir.path(), b"");
+    let expected = "--- a/mixed.pgn\n+++ b/mixed.pgn\n@@ -1,3 +1,4 @@\n [Event \"E\"]\n \n\
+        -1.e4 {a\rb} e5 *\n+1. e4 { a b } 1... e5 *\n+\n";
+    assert_eq!(text(&out.stdout), expected);
+    assert_hunks_add_up(&out.stdout);
+}
+
 #[test]
 fn options_come_from_the_nearest_config_file_and_flags_override_it() {
     let dir = tempfile::tempdir().unwrap();
