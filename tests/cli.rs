@@ -282,7 +282,7 @@ fn stdin_gives_the_same_diagnostics_as_the_file() {
 /// Standard input is read a piece at a time: the same diagnostics, positions and encodings.
 #[test]
 fn stdin_gives_the_same_json_as_the_file_with_crlf_bom_and_latin1() {
-    for name in ["crlf.pgn", "bom.pgn", "latin1.pgn", "syntax-errors.pgn"] {
+    for name in ["crlf.pgn", "bom.pgn", "latin1.pgn", "latin1-bom.pgn", "syntax-errors.pgn"] {
         let file = fixture(name);
         let from_file = check(&["--format", "json", &file], None);
         let from_stdin = check(&["--format", "json", "-"], Some(std::fs::read(&file).unwrap()));
@@ -330,6 +330,11 @@ fn columns_count_characters_with_crlf_bom_and_latin1() {
     assert!(latin1.contains(&("unexpected-token".to_owned(), 5, 16, 5, 17)), "{latin1:?}");
     let wide = positions("syntax-errors.pgn");
     assert!(wide.contains(&("unexpected-token".to_owned(), 6, 17, 6, 18)), "{wide:?}");
+    // A UTF-8 byte-order mark before Latin-1 is a mark all the same, not three characters.
+    assert_eq!(
+        positions("latin1-bom.pgn"),
+        [("not-utf8".to_owned(), 1, 12, 1, 13), ("illegal-move".to_owned(), 9, 20, 9, 24)]
+    );
 }
 
 #[test]

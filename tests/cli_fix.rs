@@ -2,7 +2,7 @@
 //! `tests/fixtures/fix/`, each run's file as fixed, its messages and the diagnostics left kept
 //! as insta snapshots; and the guarantees around them: a second run changes nothing, a file
 //! without fixes is not written, standard input goes to standard output, the filter chooses the
-//! fixes, and a Latin-1 file stays Latin-1.
+//! fixes, and a file keeps its encoding (Latin-1, a byte order mark).
 
 mod common;
 
@@ -114,6 +114,45 @@ fn a_latin1_file_stays_latin1() {
     let remaining = String::from_utf8(run.stdout).unwrap();
     assert!(remaining.contains("warning[not-utf8]"), "{remaining}");
     assert!(remaining.contains("&#8723;"), "{remaining}");
+}
+
+/// The encoding a fixture's byte order mark names, and its text after the mark: decoded here,
+/// not by the program, so that bytes written in another encoding than the file's show.
+fn decode_by_mark(bytes: &[u8]) -> (&'static str, String) {
+    match bytes {
+        [0xEF, 0xBB, 0xBF, rest @ ..] => {
+            assert!(std::str::from_utf8(rest).is_err(), "the fixture is not UTF-8");
+            ("Latin-1 after a UTF-8 byte order mark", rest.iter().map(|&b| char::from(b)).collect())
+        }
+        _ => panic!("the fixture starts with a byte order mark"),
+    }
+}
+
+/// A file in Latin-1 after a UTF-8 byte order mark is fixed as its text in UTF-8 is, and
+/// written back in its encoding, its mark kept.
+#[test]
+fn files_are_fixed_in_their_encoding() {
+    insta::glob!("fixtures/fix/encodings/*.pgn", |path| {
+        let name = path.file_name().unwrap().to_str().unwrap();
+        let (encoding, text) = decode_by_mark(&std::fs::read(path).unwrap());
+        let dir = folder_with(name, &std::fs::read(path).unwrap());
+        let run = fix(dir.path(), &[name], b"");
+        let (written_in, fixed) = decode_by_mark(&std::fs::read(dir.path().join(name)).unwrap());
+        assert_eq!(written_in, encoding);
+        let remaining = String::from_utf8(run.stdout).unwrap();
+        insta::assert_snapshot!(format!(
+            "exit status: {}\n{}\n--- the file as fixed, in {encoding}\n{fixed}\n--- what is left\n\
+             {remaining}",
+            run.status, run.stderr
+        ));
+        std::fs::write(dir.path().join("utf8.pgn"), format!("\u{FEFF}{text}")).unwrap();
+        fix(dir.path(), &["utf8.pgn"], b"");
+        let utf8 = std::fs::read_to_string(dir.path().join("utf8.pgn")).unwrap();
+        assert_eq!(utf8, format!("\u{FEFF}{fixed}"), "fixed as the same text in UTF-8");
+        let again = fix(dir.path(), &[name], b"");
+        assert_eq!(again.stderr, "", "a second run fixes nothing");
+        assert_eq!(decode_by_mark(&std::fs::read(dir.path().join(name)).unwrap()).1, fixed);
+    });
 }
 
 /// The lines fixes add to a file whose first line ends with CRLF end with CRLF too: the file

@@ -280,9 +280,9 @@ fn check_source(
     // Editors hide a byte-order mark: positions are counted without it.
     let text = source.text.strip_prefix('\u{FEFF}').unwrap_or(&source.text);
     let bom = source.text.len() - text.len();
-    let not_utf8_at = match source.encoding {
+    let not_utf8_at = match source.encoding.after(bom) {
         Encoding::Utf8 => None,
-        Encoding::Latin1 { first_invalid } => Some(first_invalid - bom),
+        Encoding::Latin1 { first_invalid } => Some(first_invalid),
     };
     let progress = Progress::new(source.name, text.len());
     let mut tally = Tally::default();
@@ -386,6 +386,7 @@ mod tests {
     use super::*;
     use crate::cli::input::{PARALLEL_CHECK_BYTES, decode};
     use crate::cli::stream::Stingy;
+    use crate::text::UTF8_BOM;
 
     fn settings(renderer: &Renderer) -> Settings<'_> {
         Settings { filter: DiagnosticFilter::default(), renderer }
@@ -485,6 +486,16 @@ mod tests {
         #[test]
         fn a_utf8_stream_is_checked_as_its_file(text in "(\\[Event \"[a-zé]{0,4}\"\\]|\\[Result \"1-0\"\\]|1\\. |e4 |Nf3 |e5|0-0|\\{|\\}|\\(|\\)|\r|\n|\r\n| |♘|𝄞|\u{FEFF}|0-1|\\*|\"|;c|%e|[a-h1-8]{1,3}){0,80}", step in 1..20usize, piece in 1..200usize) {
             let (file, stream) = file_and_stream(text.as_bytes(), step, piece);
+            prop_assert_eq!(file, stream);
+        }
+
+        /// Bytes after a UTF-8 byte order mark are checked, and as a stream in one piece give
+        /// the diagnostics of their file.
+        #[test]
+        fn bytes_after_a_byte_order_mark_are_checked_as_their_file(bytes in proptest::collection::vec(any::<u8>(), 0..300), step in 1..20usize) {
+            let bytes = [UTF8_BOM, &bytes].concat();
+            check_both_ways(bytes.clone());
+            let (file, stream) = file_and_stream(&bytes, step, 1 << 20);
             prop_assert_eq!(file, stream);
         }
 

@@ -39,17 +39,16 @@ pub fn fix_input(
 ) -> Result<(Input, u64), Failure> {
     let source = input.decode(false);
     refuse_too_long(source.name, source.text.len(), "fixed")?;
-    let latin1 = source.is_latin1();
-    let (fixed, count) = fix_text(&source.text, filter, latin1);
+    let (fixed, count) = fix_text(&source.text, filter, source.is_latin1());
     if path == "-" {
-        let bytes = encode(&fixed, latin1).into_owned();
+        let bytes = encode(&fixed, source.encoding).into_owned();
         let mut out = io::stdout().lock();
         out.write_all(&bytes)
             .and_then(|()| out.flush())
             .map_err(|e| Failure::io("standard output", e))?;
         return Ok((Input::from_bytes(source.name, bytes), count));
     }
-    let mut rewrite = Rewrite::new(path, &source.text, latin1);
+    let mut rewrite = Rewrite::new(path, &source.text, source.encoding);
     rewrite.take(&fixed)?;
     let changed = rewrite.finish()?;
     drop(source);

@@ -128,17 +128,17 @@ fn format_file(args: &FmtArgs, finder: &mut ConfigFinder, file: &str) -> Result<
         }
         return Ok(comparison.changed());
     }
-    let latin1 = source.is_latin1();
     if file == "-" {
         let mut out = BufWriter::new(io::stdout().lock());
         stream(&source, &options, |text| {
             comparison.feed(text);
-            out.write_all(&encode(text, latin1)).map_err(|e| Failure::io("standard output", e))
+            out.write_all(&encode(text, source.encoding))
+                .map_err(|e| Failure::io("standard output", e))
         })?;
         out.flush().map_err(|e| Failure::io("standard output", e))?;
         return Ok(comparison.changed());
     }
-    let mut rewrite = Rewrite::new(file, &source.text, latin1);
+    let mut rewrite = Rewrite::new(file, &source.text, source.encoding);
     stream(&source, &options, |text| rewrite.take(text))?;
     rewrite.finish()
 }
@@ -157,7 +157,7 @@ fn write_diff(source: &Source<'_>, formatted: &str) -> io::Result<()> {
         for change in hunk.iter_changes() {
             let line = change.value();
             write!(out, "{}", change.tag())?;
-            out.write_all(&encode(line, source.is_latin1()))?;
+            out.write_all(&encode(line, source.encoding))?;
             if !line.ends_with('\n') {
                 out.write_all(b"\n\\ No newline at end of file\n")?;
             }

@@ -2,7 +2,8 @@
 //! Latin-1 fallback for files that are not UTF-8 (spec §4.1 names ISO 8859-1).
 //!
 //! The fallback reads the whole file as Latin-1, one character per byte, even where some bytes
-//! would be valid UTF-8: that decoding is one-to-one, so writing the text back as Latin-1 gives
+//! would be valid UTF-8, but for a UTF-8 byte order mark at its start, which stays one (U+FEFF):
+//! that decoding is one-to-one, so writing the text back as Latin-1 (the mark as UTF-8) gives
 //! the same bytes (`fmt` relies on it).
 //!
 //! A regular file is mapped into memory, not copied: copying a large file from the page cache
@@ -32,6 +33,7 @@ use memmap2::Mmap;
 use rayon::prelude::*;
 
 use super::line_breaks::{BLOCK_BYTES, LineBreaks, count_line_breaks};
+use crate::text::UTF8_BOM;
 
 /// How a source's bytes were decoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +44,19 @@ pub enum Encoding {
         /// Where the first byte that is not UTF-8 landed in the decoded text (a byte offset).
         first_invalid: usize,
     },
+}
+
+impl Encoding {
+    /// The encoding of the text after its first `len` bytes (its byte order mark): the
+    /// offsets, which all lie after them, moved back.
+    pub fn after(self, len: usize) -> Encoding {
+        match self {
+            Encoding::Utf8 => Encoding::Utf8,
+            Encoding::Latin1 { first_invalid } => {
+                Encoding::Latin1 { first_invalid: first_invalid - len }
+            }
+        }
+    }
 }
 
 /// The bytes of one input file, or of standard input, before decoding.
@@ -128,8 +143,8 @@ fn open_file(mut file: File) -> io::Result<Bytes> {
     Ok(Bytes::Read(bytes))
 }
 
-/// UTF-8 when the bytes are UTF-8 (borrowed), else Latin-1; with `count_lines`, the line
-/// breaks too where the check counted them.
+/// UTF-8 when the bytes are UTF-8 (borrowed), else Latin-1 (after a UTF-8 byte order mark,
+/// kept as one); with `count_lines`, the line breaks too where the check counted them.
 pub(super) fn decode(
     bytes: &[u8],
     count_lines: bool,
@@ -137,15 +152,22 @@ pub(super) fn decode(
     match utf8(bytes, count_lines) {
         Ok((text, line_breaks)) => (Cow::Borrowed(text), Encoding::Utf8, line_breaks),
         Err(e) => {
-            let first_invalid = latin1_offset(bytes, e.valid_up_to());
-            (Cow::Owned(latin1(bytes)), Encoding::Latin1 { first_invalid }, None)
+            // U+FEFF is as long in the text as its mark in the bytes, and the first byte that
+            // is not UTF-8 comes after the mark.
+            let mark = if bytes.starts_with(UTF8_BOM) { "\u{FEFF}" } else { "" };
+            let rest = &bytes[mark.len()..];
+            let first_invalid = mark.len() + latin1_offset(rest, e.valid_up_to() - mark.len());
+            let mut text = String::with_capacity(bytes.len());
+            text.push_str(mark);
+            push_latin1(&mut text, rest);
+            (Cow::Owned(text), Encoding::Latin1 { first_invalid }, None)
         }
     }
 }
 
-/// `bytes` read as Latin-1, one character per byte.
-pub(super) fn latin1(bytes: &[u8]) -> String {
-    bytes.iter().map(|&b| char::from(b)).collect()
+/// `bytes` read as Latin-1, one character per byte, appended to `text`.
+pub(super) fn push_latin1(text: &mut String, bytes: &[u8]) {
+    text.extend(bytes.iter().map(|&b| char::from(b)));
 }
 
 /// Where byte `at` of `bytes` lands in their Latin-1 text: every byte from 0x80 up becomes a
@@ -239,6 +261,7 @@ fn character_starts(bytes: &[u8], piece: usize) -> Vec<usize> {
 mod tests {
     use super::*;
     use crate::cli::line_breaks::lines_agree;
+    use crate::cli::rewrite::encode;
 
     #[test]
     fn utf8_is_kept_as_it_is() {
@@ -256,6 +279,17 @@ mod tests {
         assert_eq!(text, "{Ã©} {üß}");
         let Encoding::Latin1 { first_invalid } = encoding else { panic!("{encoding:?}") };
         assert_eq!(&text[first_invalid..], "üß}");
+    }
+
+    #[test]
+    fn a_utf8_byte_order_mark_stays_one_before_latin1() {
+        let (text, encoding, _) = decode(b"\xEF\xBB\xBF[White \"M\xFCller\"]", false);
+        assert_eq!(text, "\u{FEFF}[White \"Müller\"]");
+        let Encoding::Latin1 { first_invalid } = encoding else { panic!("{encoding:?}") };
+        assert_eq!(&text[first_invalid..], "üller\"]");
+        // Bytes that only start like the mark are Latin-1 characters.
+        let (text, _, _) = decode(b"\xEF\xBB[\xFC]", false);
+        assert_eq!(text, "ï»[ü]");
     }
 
     /// Write `bytes` to a temporary file and open it as an input.
@@ -403,19 +437,21 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// Decoding loses nothing: UTF-8 text is the bytes themselves, and Latin-1 text gives
-        /// the bytes back one character per byte; a file gives the text of its bytes.
+        /// Decoding loses nothing: the text encoded again is the bytes (UTF-8 text is the bytes
+        /// themselves); a file gives the text of its bytes.
         #[test]
-        fn decoding_is_lossless(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..200)) {
+        fn decoding_is_lossless(mark: bool, rest in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..200)) {
+            // Often a byte order mark.
+            let bytes = [&[][..], UTF8_BOM][usize::from(mark)].iter().chain(&rest);
+            let bytes: Vec<u8> = bytes.copied().collect();
             let (text, encoding, _) = decode(&bytes, false);
             match encoding {
                 Encoding::Utf8 => proptest::prop_assert_eq!(text.as_bytes(), &bytes[..]),
                 Encoding::Latin1 { first_invalid } => {
-                    let back: Vec<u8> = text.chars().map(|c| u8::try_from(c).unwrap()).collect();
-                    proptest::prop_assert_eq!(&back, &bytes);
                     proptest::prop_assert!(text.is_char_boundary(first_invalid));
                 }
             }
+            proptest::prop_assert_eq!(&*encode(&text, encoding), &bytes[..]);
             let (_file, input) = open_written(&bytes);
             let source = input.decode(false);
             proptest::prop_assert_eq!((&*source.text, source.encoding), (&*text, encoding));

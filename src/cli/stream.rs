@@ -12,7 +12,8 @@ use std::io::{self, Read};
 use std::sync::OnceLock;
 
 use super::batches::TextReader;
-use super::input::{latin1, latin1_offset, utf8_at_once};
+use super::input::{latin1_offset, push_latin1, utf8_at_once};
+use crate::text::UTF8_BOM;
 
 /// How much is read from the input at a time.
 const READ_BYTES: usize = 1 << 20;
@@ -80,10 +81,20 @@ impl<'a, R: Read> StreamedText<'a, R> {
         read > 0
     }
 
-    /// Decode the bytes read since the last call.
+    /// Decode the bytes read since the last call (at the start, once there are enough of them
+    /// to tell a byte order mark, which is left out).
     fn decode(&mut self, from: usize) {
+        if !self.started {
+            if self.bytes.len() < UTF8_BOM.len() && !self.at_end {
+                return;
+            }
+            self.started = true;
+            if self.bytes.starts_with(UTF8_BOM) {
+                self.bytes.drain(..UTF8_BOM.len());
+            }
+        }
         match &mut self.decoded {
-            Decoded::Latin1(text) => text.extend(self.bytes[from..].iter().map(|&b| char::from(b))),
+            Decoded::Latin1(text) => push_latin1(text, &self.bytes[from..]),
             Decoded::Utf8 { valid } => match utf8_at_once(&self.bytes[*valid..]) {
                 Ok(_) => *valid = self.bytes.len(),
                 // A character cut off by the end of a read.
@@ -91,26 +102,11 @@ impl<'a, R: Read> StreamedText<'a, R> {
                 Err(e) => {
                     let at = latin1_offset(&self.bytes, *valid + e.valid_up_to());
                     let _ = self.first_latin1.set(self.taken + at);
-                    self.decoded = Decoded::Latin1(latin1(&self.bytes));
+                    let mut text = String::with_capacity(self.bytes.len());
+                    push_latin1(&mut text, &self.bytes);
+                    self.decoded = Decoded::Latin1(text);
                 }
             },
-        }
-        if !self.started && (self.bytes.len() >= 3 || self.at_end) {
-            self.started = true;
-            if matches!(self.decoded, Decoded::Utf8 { .. })
-                && self.bytes.starts_with(b"\xEF\xBB\xBF")
-            {
-                self.take_bytes(3, 3);
-            }
-        }
-    }
-
-    /// Drop the first `bytes` bytes read, `len` bytes of text.
-    fn take_bytes(&mut self, bytes: usize, len: usize) {
-        self.bytes.drain(..bytes);
-        match &mut self.decoded {
-            Decoded::Utf8 { valid } => *valid -= bytes,
-            Decoded::Latin1(text) => drop(text.drain(..len)),
         }
     }
 }
@@ -140,11 +136,16 @@ impl<R: Read> TextReader for StreamedText<'_, R> {
     }
 
     fn take(&mut self, len: usize) {
-        let bytes = match &self.decoded {
-            Decoded::Utf8 { .. } => len,
-            Decoded::Latin1(text) => text[..len].chars().count(),
-        };
-        self.take_bytes(bytes, len);
+        match &mut self.decoded {
+            Decoded::Utf8 { valid } => {
+                self.bytes.drain(..len);
+                *valid -= len;
+            }
+            Decoded::Latin1(text) => {
+                self.bytes.drain(..text[..len].chars().count());
+                text.drain(..len);
+            }
+        }
         self.taken += len;
     }
 }
@@ -207,6 +208,16 @@ mod tests {
         text.take("{Ã© M".len());
         assert_eq!(text.text(), "üller}\n");
         assert_eq!(text.bytes, b"\xFCller}\n", "the bytes taken are those of the text taken");
+    }
+
+    #[test]
+    fn a_utf8_byte_order_mark_is_left_out_of_latin1_text() {
+        let bytes = b"\xEF\xBB\xBF{M\xFCller}";
+        let first_latin1 = OnceLock::new();
+        let mut text = StreamedText::new(Stingy { bytes, step: 2, fails: false }, &first_latin1);
+        text.read_to(usize::MAX);
+        assert_eq!(text.text(), "{Müller}");
+        assert_eq!(first_latin1.get(), Some(&2));
     }
 
     #[test]

@@ -10,6 +10,8 @@
 use serde::Deserialize;
 use tower_lsp::lsp_types::{TextDocumentIdentifier, Url};
 
+use crate::text::UTF8_BOM;
+
 /// Read the file, and read it again after it changed on disk.
 pub const OPEN_METHOD: &str = "pgn/openFile";
 /// Forget the file (unless the client opened it meanwhile).
@@ -41,8 +43,8 @@ pub fn read(uri: &Url) -> Result<String, String> {
         ));
     }
     let mut bytes = std::fs::read(&path).map_err(cannot_read)?;
-    if bytes.starts_with(b"\xEF\xBB\xBF") {
-        bytes.drain(..3);
+    if bytes.starts_with(UTF8_BOM) {
+        bytes.drain(..UTF8_BOM.len());
     }
     Ok(match String::from_utf8(bytes) {
         Ok(text) => text,
@@ -70,6 +72,15 @@ mod tests {
         std::fs::write(&path, "\u{feff}[Event \"é\"]\n\n1. e4 *\n").unwrap();
         let text = read(&Url::from_file_path(&path).unwrap()).unwrap();
         assert_eq!(text, "[Event \"é\"]\n\n1. e4 *\n");
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_left_out_before_bytes_that_are_not_utf8() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bom-latin1.pgn");
+        std::fs::write(&path, b"\xEF\xBB\xBF[White \"M\xfcller\"]\n\n1. e4 *\n").unwrap();
+        let text = read(&Url::from_file_path(&path).unwrap()).unwrap();
+        assert_eq!(text, "[White \"M\u{fffd}ller\"]\n\n1. e4 *\n");
     }
 
     #[test]

@@ -281,6 +281,24 @@ fn latin1_files_are_written_back_in_latin1() {
     assert_eq!(fs::read(&file).unwrap(), expected);
 }
 
+/// A UTF-8 byte order mark before Latin-1 stays a mark: it is not read as three characters
+/// of text before the first tag (which would make the tag text between games).
+#[test]
+fn a_latin1_file_keeps_its_byte_order_mark() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("latin1.pgn");
+    let messy = MESSY.replace("\"A\"", "\"M\u{fc}ller\"");
+    let latin1 = |text: &str| text.chars().map(|c| u8::try_from(c).unwrap()).collect::<Vec<_>>();
+    fs::write(&file, [b"\xEF\xBB\xBF".as_slice(), &latin1(&messy)].concat()).unwrap();
+    let out = pgn_lsp(&["fmt", "latin1.pgn"], dir.path(), b"");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let formatted = FORMATTED.replace("\"A\"", "\"M\u{fc}ller\"");
+    let expected = [b"\xEF\xBB\xBF".as_slice(), &latin1(&formatted)].concat();
+    assert_eq!(fs::read(&file).unwrap(), expected);
+    let out = pgn_lsp(&["fmt", "--check", "latin1.pgn"], dir.path(), b"");
+    assert_eq!(out.status.code(), Some(0), "formatted once and for all");
+}
+
 #[test]
 fn a_file_mixing_utf8_and_latin1_bytes_keeps_every_byte() {
     let dir = tempfile::tempdir().unwrap();
