@@ -1,10 +1,12 @@
 //! Reading PGN input: UTF-8 (a BOM is kept as text, the lexer treats it as whitespace), with a
-//! Latin-1 fallback for files that are not UTF-8 (spec §4.1 names ISO 8859-1).
+//! Latin-1 fallback for files that are not UTF-8 (spec §4.1 names ISO 8859-1), and UTF-16 for
+//! files that start with its byte order mark.
 //!
 //! The fallback reads the whole file as Latin-1, one character per byte, even where some bytes
 //! would be valid UTF-8, but for a UTF-8 byte order mark at its start, which stays one (U+FEFF):
 //! that decoding is one-to-one, so writing the text back as Latin-1 (the mark as UTF-8) gives
-//! the same bytes (`fmt` relies on it).
+//! the same bytes (`fmt` relies on it). UTF-16 is decoded whole, its mark as U+FEFF too; a unit
+//! that is no character is read as U+FFFD, and such a file is not written back (`rewrite`).
 //!
 //! A regular file is mapped into memory, not copied: copying a large file from the page cache
 //! into fresh memory costs as much as checking an engine archive's moves. Its bytes are checked
@@ -33,7 +35,7 @@ use memmap2::Mmap;
 use rayon::prelude::*;
 
 use super::line_breaks::{BLOCK_BYTES, LineBreaks, count_line_breaks};
-use crate::text::UTF8_BOM;
+use crate::text::{UTF8_BOM, Utf16};
 
 /// How a source's bytes were decoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,6 +45,13 @@ pub enum Encoding {
     Latin1 {
         /// Where the first byte that is not UTF-8 landed in the decoded text (a byte offset).
         first_invalid: usize,
+    },
+    /// The bytes started with a UTF-16 byte order mark and were read as UTF-16.
+    Utf16 {
+        order: Utf16,
+        /// Where the first unit that is no character (read as U+FFFD) landed in the decoded
+        /// text, if one was found.
+        first_invalid: Option<usize>,
     },
 }
 
@@ -54,6 +63,9 @@ impl Encoding {
             Encoding::Utf8 => Encoding::Utf8,
             Encoding::Latin1 { first_invalid } => {
                 Encoding::Latin1 { first_invalid: first_invalid - len }
+            }
+            Encoding::Utf16 { order, first_invalid } => {
+                Encoding::Utf16 { order, first_invalid: first_invalid.map(|at| at - len) }
             }
         }
     }
@@ -96,7 +108,7 @@ impl Input {
         &self.name
     }
 
-    /// The text: borrowed from the bytes when they are UTF-8, else decoded as Latin-1.
+    /// The text: borrowed from the bytes when they are UTF-8, else decoded as UTF-16 or Latin-1.
     /// `count_lines` asks for the line breaks of a large UTF-8 input, counted in its check.
     pub fn decode(&self, count_lines: bool) -> Source<'_> {
         let bytes = match &self.bytes {
@@ -143,12 +155,18 @@ fn open_file(mut file: File) -> io::Result<Bytes> {
     Ok(Bytes::Read(bytes))
 }
 
-/// UTF-8 when the bytes are UTF-8 (borrowed), else Latin-1 (after a UTF-8 byte order mark,
-/// kept as one); with `count_lines`, the line breaks too where the check counted them.
+/// UTF-16 when the bytes start with its byte order mark, UTF-8 when they are UTF-8 (borrowed),
+/// else Latin-1 (after a UTF-8 byte order mark, kept as one); with `count_lines`, the line
+/// breaks too where the UTF-8 check counted them.
 pub(super) fn decode(
     bytes: &[u8],
     count_lines: bool,
 ) -> (Cow<'_, str>, Encoding, Option<LineBreaks>) {
+    if let Some(order) = Utf16::from_bom(bytes) {
+        let mut text = String::new();
+        let (_, first_invalid) = order.decode(bytes, true, &mut text);
+        return (Cow::Owned(text), Encoding::Utf16 { order, first_invalid }, None);
+    }
     match utf8(bytes, count_lines) {
         Ok((text, line_breaks)) => (Cow::Borrowed(text), Encoding::Utf8, line_breaks),
         Err(e) => {
@@ -290,6 +308,22 @@ mod tests {
         // Bytes that only start like the mark are Latin-1 characters.
         let (text, _, _) = decode(b"\xEF\xBB[\xFC]", false);
         assert_eq!(text, "ï»[ü]");
+    }
+
+    #[test]
+    fn utf16_is_read_by_its_byte_order_mark() {
+        for order in [Utf16::LittleEndian, Utf16::BigEndian] {
+            let text = "\u{FEFF}[White \"Müller\"] {♘ 𝄞}";
+            let bytes = order.encode(text);
+            let (decoded, encoding, _) = decode(&bytes, true);
+            assert_eq!(decoded, text);
+            assert_eq!(encoding, Encoding::Utf16 { order, first_invalid: None });
+            let mut bytes = order.encode("\u{FEFF}{é}");
+            bytes.push(b'x');
+            let (decoded, encoding, _) = decode(&bytes, true);
+            assert_eq!(decoded, "\u{FEFF}{é}\u{FFFD}");
+            assert_eq!(encoding, Encoding::Utf16 { order, first_invalid: Some(7) });
+        }
     }
 
     /// Write `bytes` to a temporary file and open it as an input.
@@ -437,12 +471,13 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// Decoding loses nothing: the text encoded again is the bytes (UTF-8 text is the bytes
-        /// themselves); a file gives the text of its bytes.
+        /// Decoding loses nothing but units that are no UTF-16 character: the text encoded
+        /// again is the bytes (UTF-8 text is the bytes themselves); a file gives the text of its
+        /// bytes.
         #[test]
-        fn decoding_is_lossless(mark: bool, rest in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..200)) {
-            // Often a byte order mark.
-            let bytes = [&[][..], UTF8_BOM][usize::from(mark)].iter().chain(&rest);
+        fn decoding_is_lossless(mark in 0..4usize, rest in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..200)) {
+            // Often a byte order mark: none, UTF-8's, or UTF-16's.
+            let bytes = [&[][..], UTF8_BOM, b"\xFF\xFE", b"\xFE\xFF"][mark].iter().chain(&rest);
             let bytes: Vec<u8> = bytes.copied().collect();
             let (text, encoding, _) = decode(&bytes, false);
             match encoding {
@@ -450,8 +485,14 @@ mod tests {
                 Encoding::Latin1 { first_invalid } => {
                     proptest::prop_assert!(text.is_char_boundary(first_invalid));
                 }
+                Encoding::Utf16 { first_invalid: Some(first_invalid), .. } => {
+                    proptest::prop_assert!(text[first_invalid..].starts_with(char::REPLACEMENT_CHARACTER));
+                }
+                Encoding::Utf16 { first_invalid: None, .. } => {}
             }
-            proptest::prop_assert_eq!(&*encode(&text, encoding), &bytes[..]);
+            if !matches!(encoding, Encoding::Utf16 { first_invalid: Some(_), .. }) {
+                proptest::prop_assert_eq!(&*encode(&text, encoding), &bytes[..]);
+            }
             let (_file, input) = open_written(&bytes);
             let source = input.decode(false);
             proptest::prop_assert_eq!((&*source.text, source.encoding), (&*text, encoding));

@@ -9,7 +9,9 @@
 //! Encodings: a file read as UTF-8 is written as UTF-8 (a byte order mark is kept); a file that
 //! is not UTF-8 was read wholly as Latin-1 (§4.1), one character per byte after a UTF-8 byte
 //! order mark, and is written back as Latin-1 after the same mark, so every byte that is not
-//! changed stays as it was.
+//! changed stays as it was; a file read as UTF-16 is written in UTF-16 of the same byte order,
+//! its mark kept, unless it held a unit that is no character (read as U+FFFD): writing it would
+//! lose that unit, so it is refused.
 
 use std::borrow::Cow;
 use std::fs::File;
@@ -18,7 +20,7 @@ use std::path::Path;
 
 use tempfile::NamedTempFile;
 
-use super::input::Encoding;
+use super::input::{Encoding, Source};
 use crate::text::UTF8_BOM;
 
 /// Why writing stopped.
@@ -50,6 +52,18 @@ pub fn refuse_too_long(name: &str, len: usize, what: &str) -> Result<(), Failure
     }
     Err(Failure::Message(format!(
         "{name}: {len} bytes: files over 4 GiB cannot be {what} (`pgn-lsp check` reads them)"
+    )))
+}
+
+/// Refuse to write `source` again, as `what` (`formatted`, `fixed`), if its text lost bytes
+/// of the file: if it was read as UTF-16 with a unit that is no character.
+pub fn refuse_lossy(source: &Source<'_>, what: &str) -> Result<(), Failure> {
+    let Encoding::Utf16 { order, first_invalid: Some(_) } = source.encoding else { return Ok(()) };
+    Err(Failure::Message(format!(
+        "{}: the file is UTF-16 ({}, as its byte order mark says) but not valid UTF-16: it cannot \
+         be {what} without losing what is not (`pgn-lsp check` shows where)",
+        source.name,
+        order.byte_order()
     )))
 }
 
@@ -125,12 +139,14 @@ fn open_temp(file: &str) -> io::Result<(NamedTempFile, BufWriter<File>)> {
     Ok((temp, out))
 }
 
-/// The bytes of `text` in `encoding`, the encoding its source was read in: UTF-8, or Latin-1
-/// with U+FEFF as the UTF-8 byte order mark it was read from. In Latin-1 every character then
-/// fits: the new text's characters are the old text's (one per byte, and the mark) or ASCII,
-/// or others of Latin-1 (`check --fix` takes no fix that writes a character beyond it).
+/// The bytes of `text` in `encoding`, the encoding its source was read in: UTF-8, UTF-16, or
+/// Latin-1 with U+FEFF as the UTF-8 byte order mark it was read from. In Latin-1 every
+/// character then fits: the new text's characters are the old text's (one per byte, and the
+/// mark) or ASCII, or others of Latin-1 (`check --fix` takes no fix that writes a character
+/// beyond it).
 pub fn encode(text: &str, encoding: Encoding) -> Cow<'_, [u8]> {
     match encoding {
+        Encoding::Utf16 { order, .. } => Cow::Owned(order.encode(text)),
         Encoding::Latin1 { .. } if !text.is_ascii() => {
             let mut bytes = Vec::with_capacity(text.len());
             for c in text.chars() {

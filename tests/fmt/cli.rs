@@ -299,6 +299,57 @@ fn a_latin1_file_keeps_its_byte_order_mark() {
     assert_eq!(out.status.code(), Some(0), "formatted once and for all");
 }
 
+/// UTF-16 with its byte order mark, the form Windows tools call "Unicode": formatted as its text
+/// is, and written back in the same UTF-16, to a file or to standard output.
+#[test]
+fn utf16_files_are_written_back_in_utf16() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("utf16.pgn");
+    let messy = format!("\u{feff}{}", MESSY.replace("\"A\"", "\"M\u{fc}ller \u{2658} \u{1d11e}\""));
+    let formatted =
+        format!("\u{feff}{}", FORMATTED.replace("\"A\"", "\"M\u{fc}ller \u{2658} \u{1d11e}\""));
+    let le = |text: &str| text.encode_utf16().flat_map(u16::to_le_bytes).collect::<Vec<_>>();
+    let be = |text: &str| text.encode_utf16().flat_map(u16::to_be_bytes).collect::<Vec<_>>();
+    let encoders: [fn(&str) -> Vec<u8>; 2] = [le, be];
+    for encode in encoders {
+        fs::write(&file, encode(&messy)).unwrap();
+        let out = pgn_lsp(&["fmt", "utf16.pgn"], dir.path(), b"");
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert_eq!(fs::read(&file).unwrap(), encode(&formatted));
+        let out = pgn_lsp(&["fmt", "-"], dir.path(), &encode(&messy));
+        assert_eq!(out.stdout, encode(&formatted));
+        let out = pgn_lsp(&["fmt", "--check", "utf16.pgn"], dir.path(), b"");
+        assert_eq!(out.status.code(), Some(0), "formatted once and for all");
+    }
+    // `patch` reads no UTF-16: the diff is in UTF-8.
+    fs::write(&file, le(&messy)).unwrap();
+    let out = pgn_lsp(&["fmt", "--diff", "utf16.pgn"], dir.path(), b"");
+    assert!(text(&out.stdout).contains("\n-1.e4 e5 2.Nf3!   {a\n"), "{}", text(&out.stdout));
+    assert_eq!(fs::read(&file).unwrap(), le(&messy));
+}
+
+/// A file that starts with a UTF-16 byte order mark but holds a unit that is no character (a
+/// second surrogate alone, here) is not written: its text lost that unit.
+#[test]
+fn a_file_that_is_not_valid_utf16_is_left_as_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("utf16.pgn");
+    let mut bytes: Vec<u8> = MESSY.encode_utf16().flat_map(u16::to_be_bytes).collect();
+    bytes.splice(0..0, [0xFE, 0xFF, 0xDC, 0x00]);
+    fs::write(&file, &bytes).unwrap();
+    let out = pgn_lsp(&["fmt", "utf16.pgn"], dir.path(), b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "pgn-lsp fmt: utf16.pgn: the file is UTF-16 (big-endian, as its byte order mark says) \
+         but not valid UTF-16: it cannot be formatted without losing what is not (`pgn-lsp \
+         check` shows where)\n"
+    );
+    assert_eq!(fs::read(&file).unwrap(), bytes);
+    let out = pgn_lsp(&["fmt", "-"], dir.path(), &bytes);
+    assert_eq!((out.status.code(), out.stdout.len()), (Some(2), 0));
+}
+
 #[test]
 fn a_file_mixing_utf8_and_latin1_bytes_keeps_every_byte() {
     let dir = tempfile::tempdir().unwrap();
