@@ -1,7 +1,7 @@
 //! pgn-lsp: language server, formatter and checker for chess PGN files.
 //!
 //! Code map, in layers (a module uses only those listed before it; DESIGN §2):
-//! - [`text`]: byte ranges, line/column conversion (UTF-8/16/32), edits, minimal diffs.
+//! - [`text`]: byte ranges, line/column conversion (UTF-8/16/32), edits, minimal diffs, UTF-16.
 //! - [`syntax`]: lossless lexer and error-tolerant parser; one tree per game; incremental
 //!   reparse; the diagnostics registry. Invariant: the tokens of all games concatenate to the
 //!   input, byte for byte.

@@ -281,8 +281,10 @@ fn stdin_gives_the_same_diagnostics_as_the_file() {
 
 /// Standard input is read a piece at a time: the same diagnostics, positions and encodings.
 #[test]
-fn stdin_gives_the_same_json_as_the_file_with_crlf_bom_and_latin1() {
-    for name in ["crlf.pgn", "bom.pgn", "latin1.pgn", "syntax-errors.pgn"] {
+fn stdin_gives_the_same_json_as_the_file_in_every_encoding() {
+    let names = ["crlf.pgn", "bom.pgn", "latin1.pgn", "latin1-bom.pgn", "syntax-errors.pgn"];
+    let utf16 = ["utf16le.pgn", "utf16be.pgn", "utf16-invalid.pgn"];
+    for name in names.into_iter().chain(utf16) {
         let file = fixture(name);
         let from_file = check(&["--format", "json", &file], None);
         let from_stdin = check(&["--format", "json", "-"], Some(std::fs::read(&file).unwrap()));
@@ -315,7 +317,7 @@ fn a_named_pipe_is_read_as_a_stream() {
 }
 
 #[test]
-fn columns_count_characters_with_crlf_bom_and_latin1() {
+fn columns_count_characters_with_crlf_bom_latin1_and_utf16() {
     let positions = |name: &str| {
         let run = check(&["--format", "json", "--ignore", "missing-tag", &fixture(name)], None);
         json_positions(&run.stdout)
@@ -330,6 +332,22 @@ fn columns_count_characters_with_crlf_bom_and_latin1() {
     assert!(latin1.contains(&("unexpected-token".to_owned(), 5, 16, 5, 17)), "{latin1:?}");
     let wide = positions("syntax-errors.pgn");
     assert!(wide.contains(&("unexpected-token".to_owned(), 6, 17, 6, 18)), "{wide:?}");
+    // A UTF-8 byte-order mark before Latin-1 is a mark all the same, not three characters.
+    assert_eq!(
+        positions("latin1-bom.pgn"),
+        [("not-utf8".to_owned(), 1, 12, 1, 13), ("illegal-move".to_owned(), 9, 20, 9, 24)]
+    );
+    // In UTF-16, 𝄞 (two units) is one character too; its mark is not counted either.
+    for name in ["utf16le.pgn", "utf16be.pgn"] {
+        let expected =
+            [("not-utf8".to_owned(), 1, 1, 1, 1), ("illegal-move".to_owned(), 9, 19, 9, 23)];
+        assert_eq!(positions(name), expected, "{name}");
+    }
+    let invalid = positions("utf16-invalid.pgn");
+    assert_eq!(
+        invalid,
+        [("not-utf8".to_owned(), 1, 1, 1, 1), ("not-utf8".to_owned(), 4, 9, 4, 10)]
+    );
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! `tests/fixtures/fix/`, each run's file as fixed, its messages and the diagnostics left kept
 //! as insta snapshots; and the guarantees around them: a second run changes nothing, a file
 //! without fixes is not written, standard input goes to standard output, the filter chooses the
-//! fixes, and a Latin-1 file stays Latin-1.
+//! fixes, and a file keeps its encoding (Latin-1, UTF-16, a byte order mark).
 
 mod common;
 
@@ -114,6 +114,72 @@ fn a_latin1_file_stays_latin1() {
     let remaining = String::from_utf8(run.stdout).unwrap();
     assert!(remaining.contains("warning[not-utf8]"), "{remaining}");
     assert!(remaining.contains("&#8723;"), "{remaining}");
+}
+
+/// The encoding a fixture's byte order mark names, and its text after the mark: decoded here,
+/// not by the program, so that bytes written in another encoding than the file's show.
+fn decode_by_mark(bytes: &[u8]) -> (&'static str, String) {
+    let utf16 = |rest: &[u8], unit: fn([u8; 2]) -> u16| {
+        assert!(rest.len().is_multiple_of(2), "an odd number of bytes in UTF-16");
+        let units: Vec<u16> = rest.chunks_exact(2).map(|pair| unit([pair[0], pair[1]])).collect();
+        String::from_utf16(&units).expect("valid UTF-16")
+    };
+    match bytes {
+        [0xFF, 0xFE, rest @ ..] => ("UTF-16, little-endian", utf16(rest, u16::from_le_bytes)),
+        [0xFE, 0xFF, rest @ ..] => ("UTF-16, big-endian", utf16(rest, u16::from_be_bytes)),
+        [0xEF, 0xBB, 0xBF, rest @ ..] => {
+            assert!(std::str::from_utf8(rest).is_err(), "the fixture is not UTF-8");
+            ("Latin-1 after a UTF-8 byte order mark", rest.iter().map(|&b| char::from(b)).collect())
+        }
+        _ => panic!("the fixture starts with a byte order mark"),
+    }
+}
+
+/// A file in Latin-1 after a UTF-8 byte order mark, or in UTF-16 of either byte order, is
+/// fixed as its text in UTF-8 is, and written back in its encoding, its mark kept.
+#[test]
+fn files_are_fixed_in_their_encoding() {
+    insta::glob!("fixtures/fix/encodings/*.pgn", |path| {
+        let name = path.file_name().unwrap().to_str().unwrap();
+        let (encoding, text) = decode_by_mark(&std::fs::read(path).unwrap());
+        let dir = folder_with(name, &std::fs::read(path).unwrap());
+        let run = fix(dir.path(), &[name], b"");
+        let (written_in, fixed) = decode_by_mark(&std::fs::read(dir.path().join(name)).unwrap());
+        assert_eq!(written_in, encoding);
+        let remaining = String::from_utf8(run.stdout).unwrap();
+        insta::assert_snapshot!(format!(
+            "exit status: {}\n{}\n--- the file as fixed, in {encoding}\n{fixed}\n--- what is left\n\
+             {remaining}",
+            run.status, run.stderr
+        ));
+        std::fs::write(dir.path().join("utf8.pgn"), format!("\u{FEFF}{text}")).unwrap();
+        fix(dir.path(), &["utf8.pgn"], b"");
+        let utf8 = std::fs::read_to_string(dir.path().join("utf8.pgn")).unwrap();
+        assert_eq!(utf8, format!("\u{FEFF}{fixed}"), "fixed as the same text in UTF-8");
+        let again = fix(dir.path(), &[name], b"");
+        assert_eq!(again.stderr, "", "a second run fixes nothing");
+        assert_eq!(decode_by_mark(&std::fs::read(dir.path().join(name)).unwrap()).1, fixed);
+    });
+}
+
+/// A file that starts with a UTF-16 byte order mark but holds a unit that is no character (a
+/// first surrogate alone, here) is not written: its text lost that unit.
+#[test]
+fn a_file_that_is_not_valid_utf16_is_left_as_it_is() {
+    let mut bytes = b"\xFF\xFE1\0.\0 \0e\x004\0 \0{\0".to_vec();
+    bytes.extend_from_slice(b"\x3D\xD8}\0 \0e\x005\0\n\0");
+    let dir = folder_with("games.pgn", &bytes);
+    let run = fix(dir.path(), &["games.pgn"], b"");
+    assert_eq!(run.status, 2);
+    assert_eq!(
+        run.stderr,
+        "pgn-lsp: cannot fix games.pgn: the file is UTF-16 (little-endian, as its byte order \
+         mark says) but not valid UTF-16: it cannot be fixed without losing what is not \
+         (`pgn-lsp check` shows where)\n"
+    );
+    assert_eq!(std::fs::read(dir.path().join("games.pgn")).unwrap(), bytes);
+    let piped = fix(dir.path(), &["-"], &bytes);
+    assert_eq!((piped.status, piped.stdout.len()), (2, 0), "{}", piped.stderr);
 }
 
 /// The lines fixes add to a file whose first line ends with CRLF end with CRLF too: the file

@@ -6,9 +6,9 @@
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
 use std::process::ExitCode;
-use std::sync::OnceLock;
 
 use super::batches::{ParsedGame, for_each_batch, for_each_batch_read};
+use super::encoding_report::encoding_diagnostics;
 use super::fix::fix_input;
 use super::game_report::{game_diagnostics, is_game};
 use super::game_text::GameText;
@@ -19,13 +19,12 @@ use super::json;
 use super::paths;
 use super::progress::Progress;
 use super::rewrite::Failure;
-use super::stream::{self, StreamedText};
+use super::stream::{self, StreamEncoding, StreamedText};
 use super::tally::Tally;
 use super::workers::Workers;
 use super::{EXIT_FAILURE, EXIT_USAGE};
 use crate::config::ConfigFinder;
 use crate::syntax::{Code, Diagnostic, DiagnosticFilter, Severity};
-use crate::text::TextRange;
 
 #[derive(clap::Args)]
 pub struct CheckArgs {
@@ -280,16 +279,13 @@ fn check_source(
     // Editors hide a byte-order mark: positions are counted without it.
     let text = source.text.strip_prefix('\u{FEFF}').unwrap_or(&source.text);
     let bom = source.text.len() - text.len();
-    let not_utf8_at = match source.encoding {
-        Encoding::Utf8 => None,
-        Encoding::Latin1 { first_invalid } => Some(first_invalid - bom),
-    };
+    let encoding = source.encoding.after(bom);
     let progress = Progress::new(source.name, text.len());
     let mut tally = Tally::default();
     for_each_batch(
         text,
         source.line_breaks.clone().map(|line_breaks| line_breaks.without_prefix(bom)),
-        |parsed| check_game(source.name, parsed, not_utf8_at, settings),
+        |parsed| check_game(source.name, parsed, encoding, settings),
         |reports, done| {
             progress.set_done(done);
             progress.suspend(|| write_reports(&reports, &mut tally, out))
@@ -308,13 +304,13 @@ fn check_stream(
     settings: &Settings<'_>,
     out: &mut impl Write,
 ) -> io::Result<io::Result<Tally>> {
-    let first_latin1 = OnceLock::new();
-    let mut text = StreamedText::new(reader, &first_latin1);
+    let encoding = StreamEncoding::default();
+    let mut text = StreamedText::new(reader, &encoding);
     let mut tally = Tally::default();
     for_each_batch_read(
         &mut text,
         piece_bytes,
-        |parsed| check_game(name, parsed, first_latin1.get().copied(), settings),
+        |parsed| check_game(name, parsed, encoding.get(), settings),
         |reports, _| write_reports(&reports, &mut tally, out),
     )?;
     Ok(text.into_error().map_or(Ok(tally), Err))
@@ -339,20 +335,17 @@ struct GameReport {
     tally: Tally,
 }
 
-/// The report of one game; `not_utf8_at` is where the first character read as Latin-1 lies in
-/// the file.
+/// The report of one game; `encoding` is the file's, with offsets in the text checked.
 fn check_game(
     file: &str,
     parsed: ParsedGame,
-    not_utf8_at: Option<usize>,
+    encoding: Encoding,
     settings: &Settings<'_>,
 ) -> GameReport {
     let src = parsed.source();
-    let not_utf8 = not_utf8_at
-        .filter(|at| (parsed.start()..parsed.end()).contains(at))
-        .map(|at| not_utf8_diagnostic(src, (at - parsed.start()) as u32));
+    let notes = encoding_diagnostics(encoding, parsed.start()..parsed.end(), src);
     let mut tally = Tally { games: u64::from(is_game(&parsed.game, src)), ..Tally::default() };
-    let diagnostics = game_diagnostics(parsed.game, src, not_utf8, &settings.filter);
+    let diagnostics = game_diagnostics(parsed.game, src, notes, &settings.filter);
     let mut output = Vec::new();
     if !diagnostics.is_empty() {
         let game_text = GameText::new(file, parsed.piece, parsed.range, parsed.first_line.get());
@@ -364,21 +357,6 @@ fn check_game(
     GameReport { output, tally }
 }
 
-/// `not-utf8` at the first character that was read as Latin-1 (`at`, relative to `src`).
-fn not_utf8_diagnostic(src: &str, at: u32) -> Diagnostic {
-    let c = src[at as usize..].chars().next().unwrap_or('\u{0}');
-    let range = TextRange::new(at, at + c.len_utf8() as u32);
-    Diagnostic::new(
-        Code::NotUtf8,
-        range,
-        format!(
-            "the file is not valid UTF-8: byte 0x{:02X} here, and every other byte that is not \
-             UTF-8, was read as Latin-1 (ISO 8859-1)",
-            u32::from(c)
-        ),
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
@@ -386,6 +364,7 @@ mod tests {
     use super::*;
     use crate::cli::input::{PARALLEL_CHECK_BYTES, decode};
     use crate::cli::stream::Stingy;
+    use crate::text::{UTF8_BOM, Utf16};
 
     fn settings(renderer: &Renderer) -> Settings<'_> {
         Settings { filter: DiagnosticFilter::default(), renderer }
@@ -467,6 +446,10 @@ mod tests {
         assert!(one == check(2), "the same diagnostics on two workers");
     }
 
+    /// Text like that of PGN files, for streams: tags, moves, brackets, line breaks of every
+    /// kind, characters of one to four bytes, a byte order mark.
+    const STREAM_TEXT: &str = "(\\[Event \"[a-zé]{0,4}\"\\]|\\[Result \"1-0\"\\]|1\\. |e4 |Nf3 |e5|0-0|\\{|\\}|\\(|\\)|\r|\n|\r\n| |♘|𝄞|\u{FEFF}|0-1|\\*|\"|;c|%e|[a-h1-8]{1,3}){0,80}";
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(200))]
 
@@ -483,8 +466,35 @@ mod tests {
         /// A stream that is UTF-8 gives the diagnostics of the same text in a file, however it
         /// is cut into reads and pieces.
         #[test]
-        fn a_utf8_stream_is_checked_as_its_file(text in "(\\[Event \"[a-zé]{0,4}\"\\]|\\[Result \"1-0\"\\]|1\\. |e4 |Nf3 |e5|0-0|\\{|\\}|\\(|\\)|\r|\n|\r\n| |♘|𝄞|\u{FEFF}|0-1|\\*|\"|;c|%e|[a-h1-8]{1,3}){0,80}", step in 1..20usize, piece in 1..200usize) {
+        fn a_utf8_stream_is_checked_as_its_file(text in STREAM_TEXT, step in 1..20usize, piece in 1..200usize) {
             let (file, stream) = file_and_stream(text.as_bytes(), step, piece);
+            prop_assert_eq!(file, stream);
+        }
+
+        /// A stream in UTF-16 gives the diagnostics of the same bytes in a file, however it is
+        /// cut into reads and pieces, and wherever a unit that is no character lies in it.
+        #[test]
+        fn a_utf16_stream_is_checked_as_its_file(text in STREAM_TEXT, big_endian: bool, lone_surrogate in proptest::option::of(any::<prop::sample::Index>()), step in 1..20usize, piece in 1..200usize) {
+            let order = if big_endian { Utf16::BigEndian } else { Utf16::LittleEndian };
+            let mut bytes = order.encode(&format!("\u{FEFF}{text}"));
+            if let Some(at) = lone_surrogate {
+                // A second surrogate alone (0xDC00), between two units after the mark.
+                let at = 2 + at.index(bytes.len() / 2) * 2;
+                let unit = if big_endian { [0xDC, 0x00] } else { [0x00, 0xDC] };
+                bytes.splice(at..at, unit);
+            }
+            let (file, stream) = file_and_stream(&bytes, step, piece);
+            prop_assert_eq!(file, stream);
+        }
+
+        /// Bytes after a byte order mark, UTF-8's or UTF-16's, are checked, and as a stream in
+        /// one piece give the diagnostics of their file.
+        #[test]
+        fn bytes_after_a_byte_order_mark_are_checked_as_their_file(mark in 0..3usize, bytes in proptest::collection::vec(any::<u8>(), 0..300), step in 1..20usize) {
+            let mark: &[u8] = [UTF8_BOM, b"\xFF\xFE", b"\xFE\xFF"][mark];
+            let bytes = [mark, &bytes].concat();
+            check_both_ways(bytes.clone());
+            let (file, stream) = file_and_stream(&bytes, step, 1 << 20);
             prop_assert_eq!(file, stream);
         }
 

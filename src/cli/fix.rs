@@ -12,7 +12,8 @@
 //! The fixed text is written as `fmt` writes (`rewrite`): a named file atomically in place, in
 //! the encoding it was read in, the lines a fix adds ending as the file's first line does;
 //! standard input to standard output. In a file read as Latin-1, a fix that writes a character
-//! beyond Latin-1 is not taken, so that the file keeps its encoding.
+//! beyond Latin-1 is not taken, so that the file keeps its encoding; a file that is not valid
+//! UTF-16 is not fixed at all (`rewrite`).
 
 use std::borrow::Cow;
 use std::convert::Infallible;
@@ -21,7 +22,7 @@ use std::io::{self, Write};
 use super::batches::{ParsedGame, for_each_batch};
 use super::game_report::game_diagnostics;
 use super::input::Input;
-use super::rewrite::{Failure, Rewrite, encode, refuse_too_long};
+use super::rewrite::{Failure, Rewrite, encode, refuse_lossy, refuse_too_long};
 use crate::syntax::{DiagnosticFilter, Game, unsettles_next_game};
 use crate::text::{EditSet, TextEdit, line_break_of, with_line_break};
 
@@ -39,17 +40,17 @@ pub fn fix_input(
 ) -> Result<(Input, u64), Failure> {
     let source = input.decode(false);
     refuse_too_long(source.name, source.text.len(), "fixed")?;
-    let latin1 = source.is_latin1();
-    let (fixed, count) = fix_text(&source.text, filter, latin1);
+    refuse_lossy(&source, "fixed")?;
+    let (fixed, count) = fix_text(&source.text, filter, source.is_latin1());
     if path == "-" {
-        let bytes = encode(&fixed, latin1).into_owned();
+        let bytes = encode(&fixed, source.encoding).into_owned();
         let mut out = io::stdout().lock();
         out.write_all(&bytes)
             .and_then(|()| out.flush())
             .map_err(|e| Failure::io("standard output", e))?;
         return Ok((Input::from_bytes(source.name, bytes), count));
     }
-    let mut rewrite = Rewrite::new(path, &source.text, latin1);
+    let mut rewrite = Rewrite::new(path, &source.text, source.encoding);
     rewrite.take(&fixed)?;
     let changed = rewrite.finish()?;
     drop(source);

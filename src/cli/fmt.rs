@@ -15,10 +15,10 @@ use std::process::ExitCode;
 
 use super::EXIT_USAGE;
 use super::batches::for_each_batch;
-use super::input::{Input, Source};
+use super::input::{Encoding, Input, Source};
 use super::line_breaks::Cursor;
 use super::paths;
-use super::rewrite::{Comparison, Failure, Rewrite, encode, refuse_too_long};
+use super::rewrite::{Comparison, Failure, Rewrite, encode, refuse_lossy, refuse_too_long};
 use super::workers::Workers;
 use crate::config::{ConfigFinder, MIN_LINE_WIDTH};
 use crate::fmt::{Buffers, FormatOptions, FormattedGame, GameOutput, Joiner, KeepReason};
@@ -128,29 +128,46 @@ fn format_file(args: &FmtArgs, finder: &mut ConfigFinder, file: &str) -> Result<
         }
         return Ok(comparison.changed());
     }
-    let latin1 = source.is_latin1();
+    refuse_lossy(&source, "formatted")?;
     if file == "-" {
         let mut out = BufWriter::new(io::stdout().lock());
         stream(&source, &options, |text| {
             comparison.feed(text);
-            out.write_all(&encode(text, latin1)).map_err(|e| Failure::io("standard output", e))
+            out.write_all(&encode(text, source.encoding))
+                .map_err(|e| Failure::io("standard output", e))
         })?;
         out.flush().map_err(|e| Failure::io("standard output", e))?;
         return Ok(comparison.changed());
     }
-    let mut rewrite = Rewrite::new(file, &source.text, latin1);
+    let mut rewrite = Rewrite::new(file, &source.text, source.encoding);
     stream(&source, &options, |text| rewrite.take(text))?;
     rewrite.finish()
 }
 
-/// Print the unified diff from `source` to its `formatted` text. The lines are written in the
-/// file's encoding, so that `patch` finds them in a Latin-1 file; the names, in UTF-8.
+/// Print the unified diff from `source` to its `formatted` text, its lines split at LF alone,
+/// as `patch` splits them (a lone CR ends no line). The lines are written in the file's
+/// encoding, so that `patch` finds them in a Latin-1 file, but for UTF-16, which `patch` does
+/// not read: in UTF-8, as the names are.
 fn write_diff(source: &Source<'_>, formatted: &str) -> io::Result<()> {
-    let diff = similar::TextDiff::from_lines(&*source.text, formatted);
+    let old: Vec<&str> = source.text.split_inclusive('\n').collect();
+    let new: Vec<&str> = formatted.split_inclusive('\n').collect();
+    let diff = similar::TextDiff::configure().diff_slices(&old, &new);
+    let encoding = match source.encoding {
+        Encoding::Utf16 { .. } => Encoding::Utf8,
+        encoding => encoding,
+    };
     let mut out = BufWriter::new(io::stdout().lock());
     writeln!(out, "--- a/{}\n+++ b/{}", source.name, source.name)?;
     for hunk in diff.unified_diff().iter_hunks() {
-        out.write_all(&encode(&hunk.to_string(), source.is_latin1()))?;
+        writeln!(out, "{}", hunk.header())?;
+        for change in hunk.iter_changes() {
+            let line = change.value();
+            write!(out, "{}", change.tag())?;
+            out.write_all(&encode(line, encoding))?;
+            if !line.ends_with('\n') {
+                out.write_all(b"\n\\ No newline at end of file\n")?;
+            }
+        }
     }
     out.flush()
 }

@@ -1,17 +1,17 @@
 //! What `check` reports for one game: the parser's diagnostics and the chess analysis's, plus
-//! a file-level diagnostic that falls inside the game, filtered by the user's choice and in
+//! the file-level diagnostics that fall inside the game, filtered by the user's choice and in
 //! text order. Ranges stay relative to the game's start.
 
 use crate::chess;
 use crate::syntax::{Diagnostic, DiagnosticFilter, Game};
 
 /// The diagnostics of `game` (whose text is `src`) that pass `filter`, sorted by position;
-/// `extra` is a file-level diagnostic already made relative to this game. The game's own
+/// `extra` are file-level diagnostics already made relative to this game. The game's own
 /// (syntax) diagnostics are moved out, not copied.
 pub fn game_diagnostics(
     mut game: Game,
     src: &str,
-    extra: Option<Diagnostic>,
+    extra: impl IntoIterator<Item = Diagnostic>,
     filter: &DiagnosticFilter,
 ) -> Vec<Diagnostic> {
     let analysis = chess::analyze(&game, src);

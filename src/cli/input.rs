@@ -1,9 +1,12 @@
 //! Reading PGN input: UTF-8 (a BOM is kept as text, the lexer treats it as whitespace), with a
-//! Latin-1 fallback for files that are not UTF-8 (spec §4.1 names ISO 8859-1).
+//! Latin-1 fallback for files that are not UTF-8 (spec §4.1 names ISO 8859-1), and UTF-16 for
+//! files that start with its byte order mark.
 //!
 //! The fallback reads the whole file as Latin-1, one character per byte, even where some bytes
-//! would be valid UTF-8: that decoding is one-to-one, so writing the text back as Latin-1 gives
-//! the same bytes (`fmt` relies on it).
+//! would be valid UTF-8, but for a UTF-8 byte order mark at its start, which stays one (U+FEFF):
+//! that decoding is one-to-one, so writing the text back as Latin-1 (the mark as UTF-8) gives
+//! the same bytes (`fmt` relies on it). UTF-16 is decoded whole, its mark as U+FEFF too; a unit
+//! that is no character is read as U+FFFD, and such a file is not written back (`rewrite`).
 //!
 //! A regular file is mapped into memory, not copied: copying a large file from the page cache
 //! into fresh memory costs as much as checking an engine archive's moves. Its bytes are checked
@@ -32,6 +35,7 @@ use memmap2::Mmap;
 use rayon::prelude::*;
 
 use super::line_breaks::{BLOCK_BYTES, LineBreaks, count_line_breaks};
+use crate::text::{UTF8_BOM, Utf16};
 
 /// How a source's bytes were decoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +46,29 @@ pub enum Encoding {
         /// Where the first byte that is not UTF-8 landed in the decoded text (a byte offset).
         first_invalid: usize,
     },
+    /// The bytes started with a UTF-16 byte order mark and were read as UTF-16.
+    Utf16 {
+        order: Utf16,
+        /// Where the first unit that is no character (read as U+FFFD) landed in the decoded
+        /// text, if one was found.
+        first_invalid: Option<usize>,
+    },
+}
+
+impl Encoding {
+    /// The encoding of the text after its first `len` bytes (its byte order mark): the
+    /// offsets, which all lie after them, moved back.
+    pub fn after(self, len: usize) -> Encoding {
+        match self {
+            Encoding::Utf8 => Encoding::Utf8,
+            Encoding::Latin1 { first_invalid } => {
+                Encoding::Latin1 { first_invalid: first_invalid - len }
+            }
+            Encoding::Utf16 { order, first_invalid } => {
+                Encoding::Utf16 { order, first_invalid: first_invalid.map(|at| at - len) }
+            }
+        }
+    }
 }
 
 /// The bytes of one input file, or of standard input, before decoding.
@@ -81,7 +108,7 @@ impl Input {
         &self.name
     }
 
-    /// The text: borrowed from the bytes when they are UTF-8, else decoded as Latin-1.
+    /// The text: borrowed from the bytes when they are UTF-8, else decoded as UTF-16 or Latin-1.
     /// `count_lines` asks for the line breaks of a large UTF-8 input, counted in its check.
     pub fn decode(&self, count_lines: bool) -> Source<'_> {
         let bytes = match &self.bytes {
@@ -128,24 +155,37 @@ fn open_file(mut file: File) -> io::Result<Bytes> {
     Ok(Bytes::Read(bytes))
 }
 
-/// UTF-8 when the bytes are UTF-8 (borrowed), else Latin-1; with `count_lines`, the line
-/// breaks too where the check counted them.
+/// UTF-16 when the bytes start with its byte order mark, UTF-8 when they are UTF-8 (borrowed),
+/// else Latin-1 (after a UTF-8 byte order mark, kept as one); with `count_lines`, the line
+/// breaks too where the UTF-8 check counted them.
 pub(super) fn decode(
     bytes: &[u8],
     count_lines: bool,
 ) -> (Cow<'_, str>, Encoding, Option<LineBreaks>) {
+    if let Some(order) = Utf16::from_bom(bytes) {
+        let mut text = String::new();
+        let (_, first_invalid) = order.decode(bytes, true, &mut text);
+        return (Cow::Owned(text), Encoding::Utf16 { order, first_invalid }, None);
+    }
     match utf8(bytes, count_lines) {
         Ok((text, line_breaks)) => (Cow::Borrowed(text), Encoding::Utf8, line_breaks),
         Err(e) => {
-            let first_invalid = latin1_offset(bytes, e.valid_up_to());
-            (Cow::Owned(latin1(bytes)), Encoding::Latin1 { first_invalid }, None)
+            // U+FEFF is as long in the text as its mark in the bytes, and the first byte that
+            // is not UTF-8 comes after the mark.
+            let mark = if bytes.starts_with(UTF8_BOM) { "\u{FEFF}" } else { "" };
+            let rest = &bytes[mark.len()..];
+            let first_invalid = mark.len() + latin1_offset(rest, e.valid_up_to() - mark.len());
+            let mut text = String::with_capacity(bytes.len());
+            text.push_str(mark);
+            push_latin1(&mut text, rest);
+            (Cow::Owned(text), Encoding::Latin1 { first_invalid }, None)
         }
     }
 }
 
-/// `bytes` read as Latin-1, one character per byte.
-pub(super) fn latin1(bytes: &[u8]) -> String {
-    bytes.iter().map(|&b| char::from(b)).collect()
+/// `bytes` read as Latin-1, one character per byte, appended to `text`.
+pub(super) fn push_latin1(text: &mut String, bytes: &[u8]) {
+    text.extend(bytes.iter().map(|&b| char::from(b)));
 }
 
 /// Where byte `at` of `bytes` lands in their Latin-1 text: every byte from 0x80 up becomes a
@@ -239,6 +279,7 @@ fn character_starts(bytes: &[u8], piece: usize) -> Vec<usize> {
 mod tests {
     use super::*;
     use crate::cli::line_breaks::lines_agree;
+    use crate::cli::rewrite::encode;
 
     #[test]
     fn utf8_is_kept_as_it_is() {
@@ -256,6 +297,33 @@ mod tests {
         assert_eq!(text, "{Ã©} {üß}");
         let Encoding::Latin1 { first_invalid } = encoding else { panic!("{encoding:?}") };
         assert_eq!(&text[first_invalid..], "üß}");
+    }
+
+    #[test]
+    fn a_utf8_byte_order_mark_stays_one_before_latin1() {
+        let (text, encoding, _) = decode(b"\xEF\xBB\xBF[White \"M\xFCller\"]", false);
+        assert_eq!(text, "\u{FEFF}[White \"Müller\"]");
+        let Encoding::Latin1 { first_invalid } = encoding else { panic!("{encoding:?}") };
+        assert_eq!(&text[first_invalid..], "üller\"]");
+        // Bytes that only start like the mark are Latin-1 characters.
+        let (text, _, _) = decode(b"\xEF\xBB[\xFC]", false);
+        assert_eq!(text, "ï»[ü]");
+    }
+
+    #[test]
+    fn utf16_is_read_by_its_byte_order_mark() {
+        for order in [Utf16::LittleEndian, Utf16::BigEndian] {
+            let text = "\u{FEFF}[White \"Müller\"] {♘ 𝄞}";
+            let bytes = order.encode(text);
+            let (decoded, encoding, _) = decode(&bytes, true);
+            assert_eq!(decoded, text);
+            assert_eq!(encoding, Encoding::Utf16 { order, first_invalid: None });
+            let mut bytes = order.encode("\u{FEFF}{é}");
+            bytes.push(b'x');
+            let (decoded, encoding, _) = decode(&bytes, true);
+            assert_eq!(decoded, "\u{FEFF}{é}\u{FFFD}");
+            assert_eq!(encoding, Encoding::Utf16 { order, first_invalid: Some(7) });
+        }
     }
 
     /// Write `bytes` to a temporary file and open it as an input.
@@ -403,18 +471,27 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// Decoding loses nothing: UTF-8 text is the bytes themselves, and Latin-1 text gives
-        /// the bytes back one character per byte; a file gives the text of its bytes.
+        /// Decoding loses nothing but units that are no UTF-16 character: the text encoded
+        /// again is the bytes (UTF-8 text is the bytes themselves); a file gives the text of its
+        /// bytes.
         #[test]
-        fn decoding_is_lossless(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..200)) {
+        fn decoding_is_lossless(mark in 0..4usize, rest in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..200)) {
+            // Often a byte order mark: none, UTF-8's, or UTF-16's.
+            let bytes = [&[][..], UTF8_BOM, b"\xFF\xFE", b"\xFE\xFF"][mark].iter().chain(&rest);
+            let bytes: Vec<u8> = bytes.copied().collect();
             let (text, encoding, _) = decode(&bytes, false);
             match encoding {
                 Encoding::Utf8 => proptest::prop_assert_eq!(text.as_bytes(), &bytes[..]),
                 Encoding::Latin1 { first_invalid } => {
-                    let back: Vec<u8> = text.chars().map(|c| u8::try_from(c).unwrap()).collect();
-                    proptest::prop_assert_eq!(&back, &bytes);
                     proptest::prop_assert!(text.is_char_boundary(first_invalid));
                 }
+                Encoding::Utf16 { first_invalid: Some(first_invalid), .. } => {
+                    proptest::prop_assert!(text[first_invalid..].starts_with(char::REPLACEMENT_CHARACTER));
+                }
+                Encoding::Utf16 { first_invalid: None, .. } => {}
+            }
+            if !matches!(encoding, Encoding::Utf16 { first_invalid: Some(_), .. }) {
+                proptest::prop_assert_eq!(&*encode(&text, encoding), &bytes[..]);
             }
             let (_file, input) = open_written(&bytes);
             let source = input.decode(false);

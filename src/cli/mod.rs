@@ -3,6 +3,7 @@
 
 mod batches;
 mod check;
+mod encoding_report;
 pub mod fix;
 mod fmt;
 mod game_report;

@@ -7,8 +7,11 @@
 //! that does not change is never touched. The text streams in piece by piece.
 //!
 //! Encodings: a file read as UTF-8 is written as UTF-8 (a byte order mark is kept); a file that
-//! is not UTF-8 was read wholly as Latin-1 (§4.1), one character per byte, and is written back
-//! as Latin-1, so every byte that is not changed stays as it was.
+//! is not UTF-8 was read wholly as Latin-1 (§4.1), one character per byte after a UTF-8 byte
+//! order mark, and is written back as Latin-1 after the same mark, so every byte that is not
+//! changed stays as it was; a file read as UTF-16 is written in UTF-16 of the same byte order,
+//! its mark kept, unless it held a unit that is no character (read as U+FFFD): writing it would
+//! lose that unit, so it is refused.
 
 use std::borrow::Cow;
 use std::fs::File;
@@ -16,6 +19,9 @@ use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
 use tempfile::NamedTempFile;
+
+use super::input::{Encoding, Source};
+use crate::text::UTF8_BOM;
 
 /// Why writing stopped.
 pub enum Failure {
@@ -49,19 +55,31 @@ pub fn refuse_too_long(name: &str, len: usize, what: &str) -> Result<(), Failure
     )))
 }
 
+/// Refuse to write `source` again, as `what` (`formatted`, `fixed`), if its text lost bytes
+/// of the file: if it was read as UTF-16 with a unit that is no character.
+pub fn refuse_lossy(source: &Source<'_>, what: &str) -> Result<(), Failure> {
+    let Encoding::Utf16 { order, first_invalid: Some(_) } = source.encoding else { return Ok(()) };
+    Err(Failure::Message(format!(
+        "{}: the file is UTF-16 ({}, as its byte order mark says) but not valid UTF-16: it cannot \
+         be {what} without losing what is not (`pgn-lsp check` shows where)",
+        source.name,
+        order.byte_order()
+    )))
+}
+
 /// Rewriting a file in place: the new text streams into a temporary file from the first
 /// difference on, and the temporary file then replaces the file.
 pub struct Rewrite<'a> {
     file: &'a str,
-    latin1: bool,
+    encoding: Encoding,
     comparison: Comparison<'a>,
     temp: Option<(NamedTempFile, BufWriter<File>)>,
 }
 
 impl<'a> Rewrite<'a> {
-    /// A rewrite of `file`, whose text as read is `original` (decoded as Latin-1 when `latin1`).
-    pub fn new(file: &'a str, original: &'a str, latin1: bool) -> Self {
-        Rewrite { file, latin1, comparison: Comparison::new(original), temp: None }
+    /// A rewrite of `file`, whose text as read is `original`, decoded from `encoding`.
+    pub fn new(file: &'a str, original: &'a str, encoding: Encoding) -> Self {
+        Rewrite { file, encoding, comparison: Comparison::new(original), temp: None }
     }
 
     fn error(&self, e: io::Error) -> Failure {
@@ -72,14 +90,14 @@ impl<'a> Rewrite<'a> {
     pub fn take(&mut self, text: &str) -> Result<(), Failure> {
         if let Some((_, out)) = &mut self.temp {
             return out
-                .write_all(&encode(text, self.latin1))
+                .write_all(&encode(text, self.encoding))
                 .map_err(|e| Failure::io(self.file, e));
         }
         let same_so_far = self.comparison.matched;
         if !self.comparison.feed(text) {
             let (temp, mut out) = open_temp(self.file).map_err(|e| self.error(e))?;
-            out.write_all(&encode(&self.comparison.original[..same_so_far], self.latin1))
-                .and_then(|()| out.write_all(&encode(text, self.latin1)))
+            out.write_all(&encode(&self.comparison.original[..same_so_far], self.encoding))
+                .and_then(|()| out.write_all(&encode(text, self.encoding)))
                 .map_err(|e| self.error(e))?;
             self.temp = Some((temp, out));
         }
@@ -98,7 +116,7 @@ impl<'a> Rewrite<'a> {
             None => {
                 let (temp, mut out) = open_temp(self.file).map_err(error)?;
                 let kept = &self.comparison.original[..self.comparison.matched];
-                out.write_all(&encode(kept, self.latin1)).map_err(error)?;
+                out.write_all(&encode(kept, self.encoding)).map_err(error)?;
                 (temp, out)
             }
         };
@@ -121,18 +139,27 @@ fn open_temp(file: &str) -> io::Result<(NamedTempFile, BufWriter<File>)> {
     Ok((temp, out))
 }
 
-/// The bytes of `text`: UTF-8, or Latin-1 when the source was read as Latin-1. Every character
-/// then fits: the new text's characters are the old text's (one per byte) or ASCII, or others
-/// of Latin-1 (`check --fix` takes no fix that writes a character beyond it).
-pub fn encode(text: &str, latin1: bool) -> Cow<'_, [u8]> {
-    if !latin1 || text.is_ascii() {
-        return Cow::Borrowed(text.as_bytes());
+/// The bytes of `text` in `encoding`, the encoding its source was read in: UTF-8, UTF-16, or
+/// Latin-1 with U+FEFF as the UTF-8 byte order mark it was read from. In Latin-1 every
+/// character then fits: the new text's characters are the old text's (one per byte, and the
+/// mark) or ASCII, or others of Latin-1 (`check --fix` takes no fix that writes a character
+/// beyond it).
+pub fn encode(text: &str, encoding: Encoding) -> Cow<'_, [u8]> {
+    match encoding {
+        Encoding::Utf16 { order, .. } => Cow::Owned(order.encode(text)),
+        Encoding::Latin1 { .. } if !text.is_ascii() => {
+            let mut bytes = Vec::with_capacity(text.len());
+            for c in text.chars() {
+                match u8::try_from(c) {
+                    Ok(byte) => bytes.push(byte),
+                    Err(_) if c == '\u{FEFF}' => bytes.extend_from_slice(UTF8_BOM),
+                    Err(_) => unreachable!("a Latin-1 source has only Latin-1 characters"),
+                }
+            }
+            Cow::Owned(bytes)
+        }
+        Encoding::Utf8 | Encoding::Latin1 { .. } => Cow::Borrowed(text.as_bytes()),
     }
-    Cow::Owned(
-        text.chars()
-            .map(|c| u8::try_from(c).expect("a Latin-1 source has only Latin-1 characters"))
-            .collect(),
-    )
 }
 
 /// Whether the pieces fed so far are the start of the original text.

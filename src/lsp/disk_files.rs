@@ -10,6 +10,8 @@
 use serde::Deserialize;
 use tower_lsp::lsp_types::{TextDocumentIdentifier, Url};
 
+use crate::text::{UTF8_BOM, Utf16};
+
 /// Read the file, and read it again after it changed on disk.
 pub const OPEN_METHOD: &str = "pgn/openFile";
 /// Forget the file (unless the client opened it meanwhile).
@@ -22,7 +24,8 @@ pub struct FileParams {
 }
 
 /// The text of the file `uri` names, as VS Code shows it by default, so that positions agree:
-/// without a leading UTF-8 byte order mark, and bytes that are not UTF-8 as U+FFFD.
+/// without a leading byte order mark, UTF-16 when the mark is UTF-16's, and bytes that are not
+/// UTF-8 (units that are not UTF-16) as U+FFFD.
 /// A file over 4 GiB is not read: a document's offsets are `u32`s (`text::TextRange`); nor is
 /// anything but a regular file: a named pipe or a device would block the server or never end.
 pub fn read(uri: &Url) -> Result<String, String> {
@@ -41,8 +44,13 @@ pub fn read(uri: &Url) -> Result<String, String> {
         ));
     }
     let mut bytes = std::fs::read(&path).map_err(cannot_read)?;
-    if bytes.starts_with(b"\xEF\xBB\xBF") {
-        bytes.drain(..3);
+    if let Some(order) = Utf16::from_bom(&bytes) {
+        let mut text = String::new();
+        order.decode(&bytes[2..], true, &mut text);
+        return Ok(text);
+    }
+    if bytes.starts_with(UTF8_BOM) {
+        bytes.drain(..UTF8_BOM.len());
     }
     Ok(match String::from_utf8(bytes) {
         Ok(text) => text,
@@ -70,6 +78,32 @@ mod tests {
         std::fs::write(&path, "\u{feff}[Event \"é\"]\n\n1. e4 *\n").unwrap();
         let text = read(&Url::from_file_path(&path).unwrap()).unwrap();
         assert_eq!(text, "[Event \"é\"]\n\n1. e4 *\n");
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_left_out_before_bytes_that_are_not_utf8() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bom-latin1.pgn");
+        std::fs::write(&path, b"\xEF\xBB\xBF[White \"M\xfcller\"]\n\n1. e4 *\n").unwrap();
+        let text = read(&Url::from_file_path(&path).unwrap()).unwrap();
+        assert_eq!(text, "[White \"M\u{fffd}ller\"]\n\n1. e4 *\n");
+    }
+
+    #[test]
+    fn utf16_is_read_by_its_byte_order_mark() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = "[Event \"é ♘ 𝄞\"]\n\n1. e4 *\n";
+        for order in [Utf16::LittleEndian, Utf16::BigEndian] {
+            let path = dir.path().join("utf16.pgn");
+            std::fs::write(&path, order.encode(&format!("\u{feff}{text}"))).unwrap();
+            assert_eq!(read(&Url::from_file_path(&path).unwrap()).unwrap(), text, "{order:?}");
+            // A second surrogate alone, and a last byte without its pair.
+            let mut bytes = order.encode("\u{feff}1. e4");
+            bytes.extend_from_slice(&[0xDC, 0xDC, b'*']);
+            std::fs::write(&path, bytes).unwrap();
+            let read = read(&Url::from_file_path(&path).unwrap()).unwrap();
+            assert_eq!(read, "1. e4\u{fffd}\u{fffd}", "{order:?}");
+        }
     }
 
     #[test]

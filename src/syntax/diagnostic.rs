@@ -107,7 +107,7 @@ codes! {
     UnsupportedVariant = "unsupported-variant", Information, "A Variant whose rules are not checked; its moves are not judged.";
     LineTooLong = "line-too-long", Hint, "A line over 255 characters with its line break (the import-format limit, §4.3).";
     StringTooLong = "string-too-long", Hint, "A string over 255 characters of data, an escape counting as one (§7).";
-    NotUtf8 = "not-utf8", Warning, "The file is not valid UTF-8 and was read as Latin-1 (ISO 8859-1, §4.1).";
+    NotUtf8 = "not-utf8", Warning, "The file is not valid UTF-8: it was read as UTF-16 where a byte order mark says so, else as Latin-1 (ISO 8859-1, §4.1).";
 }
 
 /// Whether a game with these diagnostics leaves the fixes of the game after it uncertain: a `{`

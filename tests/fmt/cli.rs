@@ -179,6 +179,56 @@ fn the_diff_of_a_latin1_file_is_in_latin1() {
     assert_eq!(out.stdout, expected, "{}", String::from_utf8_lossy(&out.stdout));
 }
 
+/// Each hunk of a unified diff holds as many lines of each side, ended by LF, as its header
+/// says: what `patch` needs to apply it.
+fn assert_hunks_add_up(diff: &[u8]) {
+    let lines: Vec<&[u8]> = diff.split_inclusive(|&b| b == b'\n').collect();
+    let count = |range: &str| range.split_once(',').map_or(1, |(_, n)| n.parse().unwrap());
+    let mut at = 2;
+    while at < lines.len() {
+        let header = std::str::from_utf8(lines[at]).unwrap();
+        let ranges: Vec<&str> = header.trim_end().split(' ').collect();
+        assert!(ranges.len() == 4 && ranges[0] == "@@" && ranges[3] == "@@", "{header:?}");
+        let (mut old, mut new): (usize, usize) = (count(ranges[1]), count(ranges[2]));
+        at += 1;
+        while old + new > 0 {
+            let line = lines[at];
+            match line[0] {
+                b' ' => (old, new) = (old - 1, new - 1),
+                b'-' => old -= 1,
+                b'+' => new -= 1,
+                _ => panic!("{:?} in a hunk", String::from_utf8_lossy(line)),
+            }
+            at += 1;
+            if lines.get(at).is_some_and(|l| l.starts_with(b"\\ No newline at end of file")) {
+                at += 1;
+            }
+        }
+    }
+}
+
+/// A lone CR (old Mac OS files) ends no line for `patch`: the diff's lines are split at LF, and
+/// its header counts them so.
+#[test]
+fn the_diff_of_a_file_with_lone_crs_applies() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("cr.pgn"), "[Event \"E\"]\r\r1.e4 e5\r*\r").unwrap();
+    let out = pgn_lsp(&["fmt", "--diff", "--no-add-missing-tags", "cr.pgn"], dir.path(), b"");
+    assert_eq!(out.status.code(), Some(0));
+    let expected = "--- a/cr.pgn\n+++ b/cr.pgn\n@@ -1 +1,4 @@\n\
+        -[Event \"E\"]\r\r1.e4 e5\r*\r\n\\ No newline at end of file\n\
+        +[Event \"E\"]\n+\n+1. e4 e5 *\n+\n";
+    assert_eq!(text(&out.stdout), expected);
+    assert_hunks_add_up(&out.stdout);
+    // Lone CRs inside a line of a file split at LF.
+    fs::write(dir.path().join("mixed.pgn"), "[Event \"E\"]\n\n1.e4 {a\rb} e5 *\n").unwrap();
+    let out = pgn_lsp(&["fmt", "--diff", "--no-add-missing-tags", "mixed.pgn"], dir.path(), b"");
+    let expected = "--- a/mixed.pgn\n+++ b/mixed.pgn\n@@ -1,3 +1,4 @@\n [Event \"E\"]\n \n\
+        -1.e4 {a\rb} e5 *\n+1. e4 { a b } 1... e5 *\n+\n";
+    assert_eq!(text(&out.stdout), expected);
+    assert_hunks_add_up(&out.stdout);
+}
+
 #[test]
 fn options_come_from_the_nearest_config_file_and_flags_override_it() {
     let dir = tempfile::tempdir().unwrap();
@@ -229,6 +279,75 @@ fn latin1_files_are_written_back_in_latin1() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let expected: &[u8] = b"[Event \"Caf\xe9\"]\n\n1. e4 { d\xe9j\xe0 vu } *\n\n";
     assert_eq!(fs::read(&file).unwrap(), expected);
+}
+
+/// A UTF-8 byte order mark before Latin-1 stays a mark: it is not read as three characters
+/// of text before the first tag (which would make the tag text between games).
+#[test]
+fn a_latin1_file_keeps_its_byte_order_mark() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("latin1.pgn");
+    let messy = MESSY.replace("\"A\"", "\"M\u{fc}ller\"");
+    let latin1 = |text: &str| text.chars().map(|c| u8::try_from(c).unwrap()).collect::<Vec<_>>();
+    fs::write(&file, [b"\xEF\xBB\xBF".as_slice(), &latin1(&messy)].concat()).unwrap();
+    let out = pgn_lsp(&["fmt", "latin1.pgn"], dir.path(), b"");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let formatted = FORMATTED.replace("\"A\"", "\"M\u{fc}ller\"");
+    let expected = [b"\xEF\xBB\xBF".as_slice(), &latin1(&formatted)].concat();
+    assert_eq!(fs::read(&file).unwrap(), expected);
+    let out = pgn_lsp(&["fmt", "--check", "latin1.pgn"], dir.path(), b"");
+    assert_eq!(out.status.code(), Some(0), "formatted once and for all");
+}
+
+/// UTF-16 with its byte order mark, the form Windows tools call "Unicode": formatted as its text
+/// is, and written back in the same UTF-16, to a file or to standard output.
+#[test]
+fn utf16_files_are_written_back_in_utf16() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("utf16.pgn");
+    let messy = format!("\u{feff}{}", MESSY.replace("\"A\"", "\"M\u{fc}ller \u{2658} \u{1d11e}\""));
+    let formatted =
+        format!("\u{feff}{}", FORMATTED.replace("\"A\"", "\"M\u{fc}ller \u{2658} \u{1d11e}\""));
+    let le = |text: &str| text.encode_utf16().flat_map(u16::to_le_bytes).collect::<Vec<_>>();
+    let be = |text: &str| text.encode_utf16().flat_map(u16::to_be_bytes).collect::<Vec<_>>();
+    let encoders: [fn(&str) -> Vec<u8>; 2] = [le, be];
+    for encode in encoders {
+        fs::write(&file, encode(&messy)).unwrap();
+        let out = pgn_lsp(&["fmt", "utf16.pgn"], dir.path(), b"");
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert_eq!(fs::read(&file).unwrap(), encode(&formatted));
+        let out = pgn_lsp(&["fmt", "-"], dir.path(), &encode(&messy));
+        assert_eq!(out.stdout, encode(&formatted));
+        let out = pgn_lsp(&["fmt", "--check", "utf16.pgn"], dir.path(), b"");
+        assert_eq!(out.status.code(), Some(0), "formatted once and for all");
+    }
+    // `patch` reads no UTF-16: the diff is in UTF-8.
+    fs::write(&file, le(&messy)).unwrap();
+    let out = pgn_lsp(&["fmt", "--diff", "utf16.pgn"], dir.path(), b"");
+    assert!(text(&out.stdout).contains("\n-1.e4 e5 2.Nf3!   {a\n"), "{}", text(&out.stdout));
+    assert_eq!(fs::read(&file).unwrap(), le(&messy));
+}
+
+/// A file that starts with a UTF-16 byte order mark but holds a unit that is no character (a
+/// second surrogate alone, here) is not written: its text lost that unit.
+#[test]
+fn a_file_that_is_not_valid_utf16_is_left_as_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("utf16.pgn");
+    let mut bytes: Vec<u8> = MESSY.encode_utf16().flat_map(u16::to_be_bytes).collect();
+    bytes.splice(0..0, [0xFE, 0xFF, 0xDC, 0x00]);
+    fs::write(&file, &bytes).unwrap();
+    let out = pgn_lsp(&["fmt", "utf16.pgn"], dir.path(), b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "pgn-lsp fmt: utf16.pgn: the file is UTF-16 (big-endian, as its byte order mark says) \
+         but not valid UTF-16: it cannot be formatted without losing what is not (`pgn-lsp \
+         check` shows where)\n"
+    );
+    assert_eq!(fs::read(&file).unwrap(), bytes);
+    let out = pgn_lsp(&["fmt", "-"], dir.path(), &bytes);
+    assert_eq!((out.status.code(), out.stdout.len()), (Some(2), 0));
 }
 
 #[test]
