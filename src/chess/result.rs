@@ -26,7 +26,8 @@ pub fn check(known: &KnownTags<'_>, src: &str, replayed: &Replayed, out: &mut Ve
     // from every marker, and only the tag can take the marker's value.
     if let (Some((marker_range, marker)), Some(tag), Some(written)) =
         (marker, tag, tag_value.as_deref())
-        && let read = standard_result(written)
+        && let read =
+            STANDARD.iter().find(|&&m| m == written).copied().or_else(|| standard_result(written))
         && marker != read.unwrap_or(written)
         && let Some(inner) = tag.value_inner(src)
     {
@@ -93,12 +94,12 @@ pub fn check(known: &KnownTags<'_>, src: &str, replayed: &Replayed, out: &mut Ve
     }
 
     // A count is compared as its digits: one past `u32` (`4294967296`) differs too.
-    let played = main_line_plies.to_string();
     if let Some(tag) = known.ply_count
         && outcome != Outcome::Unknown
         && let count = tag.value(src)
         && !count.is_empty()
         && count.bytes().all(|b| b.is_ascii_digit())
+        && let played = main_line_plies.to_string()
         && count.trim_start_matches('0') != played.trim_start_matches('0')
         && let Some(inner) = tag.value_inner(src)
     {

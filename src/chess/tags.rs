@@ -137,9 +137,10 @@ impl Shape {
             Shape::Round => value == "?" || value == "-" || is_dotted_number(value),
             Shape::Result => matches!(value, "1-0" | "0-1" | "1/2-1/2" | "*"),
             Shape::Eco => value == "?" || is_eco(value),
-            // One field a player of a consultation game (`2400:-` for `Jones:Smith`, §9.1).
+            // A field for each player of a consultation game (`2400:-` for `Jones:Smith`, §9.1).
             Shape::Rating => {
-                value.split(':').all(|field| matches!(field, "-" | "?") || is_number(field))
+                let rating = |field| matches!(field, "-" | "?") || is_number(field);
+                rating(value) || value.split(':').all(rating)
             }
             Shape::PlyCount => is_number(value),
             Shape::TimeControl => is_time_control(value),
@@ -190,9 +191,7 @@ impl Shape {
             Shape::Eco => {
                 "an ECO code is a letter A to E and two digits, like B33 or B33/01 (§9.4.1)"
             }
-            Shape::Rating => {
-                "a rating is a whole number, or - for an unrated player; a consultation game has one per player, as 2400:- (§9.1, §9.1.2)"
-            }
+            Shape::Rating => "a rating is a whole number, or - for an unrated player (§9.1.2)",
             Shape::PlyCount => "the ply count is a whole number (§9.9.3)",
             Shape::TimeControl => {
                 "a time control is ?, -, or fields like 40/7200:3600, 300+2, *180 joined by : (§9.6)"
