@@ -23,12 +23,14 @@ pub fn check(known: &KnownTags<'_>, src: &str, replayed: &Replayed, out: &mut Ve
 
     // A tag value in another form of a result (`1:0`, `?`) is read as that result, which its
     // `invalid-tag-value` fix writes; one that is no result (`White wins`, empty) differs
-    // from every marker, and only the tag can take the marker's value.
+    // from every result, and only the tag can take the marker's value. A `*` (no result
+    // known, as `fmt` adds to a game without a marker) contradicts no such value.
     if let (Some((marker_range, marker)), Some(tag), Some(written)) =
         (marker, tag, tag_value.as_deref())
         && let read =
             STANDARD.iter().find(|&&m| m == written).copied().or_else(|| standard_result(written))
         && marker != read.unwrap_or(written)
+        && (read.is_some() || marker != "*")
         && let Some(inner) = tag.value_inner(src)
     {
         let value = match read {
