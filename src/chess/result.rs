@@ -5,10 +5,10 @@
 use super::Outcome;
 use super::replay::Replayed;
 use super::tags::KnownTags;
-use crate::syntax::{Code, Diagnostic, excerpt, standard_marker, standard_result};
+use crate::syntax::{
+    Code, Diagnostic, STANDARD_RESULTS, excerpt, standard_marker, standard_result,
+};
 use crate::text::{TextEdit, TextRange};
-
-const STANDARD: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
 /// Check the result of a game whose tags are `known` and whose replay found `replayed`.
 pub fn check(known: &KnownTags<'_>, src: &str, replayed: &Replayed, out: &mut Vec<Diagnostic>) {
@@ -27,8 +27,7 @@ pub fn check(known: &KnownTags<'_>, src: &str, replayed: &Replayed, out: &mut Ve
     // known, as `fmt` adds to a game without a marker) contradicts no such value.
     if let (Some((marker_range, marker)), Some(tag), Some(written)) =
         (marker, tag, tag_value.as_deref())
-        && let read =
-            STANDARD.iter().find(|&&m| m == written).copied().or_else(|| standard_result(written))
+        && let read = standard_result(written)
         && marker != read.unwrap_or(written)
         && (read.is_some() || marker != "*")
         && let Some(inner) = tag.value_inner(src)
@@ -86,7 +85,7 @@ pub fn check(known: &KnownTags<'_>, src: &str, replayed: &Replayed, out: &mut Ve
     // Without a marker, the Result tag is the game's result: the marker a fix adds copies it.
     if let (Some((expected, why)), None, Some(tag), Some(value)) =
         (decided, marker, tag, tag_value.as_deref())
-        && STANDARD.contains(&value)
+        && STANDARD_RESULTS.contains(&value)
         && value != "*"
         && value != expected
         && let Some(inner) = tag.value_inner(src)
@@ -126,7 +125,7 @@ pub fn add_decided_marker(missing: &mut Diagnostic, decided: &str) {
     for fix in &mut missing.fixes {
         for edit in &mut fix.edits {
             let marker = edit.new_text.trim();
-            if STANDARD.contains(&marker) && marker != "*" && marker != decided {
+            if STANDARD_RESULTS.contains(&marker) && marker != "*" && marker != decided {
                 edit.new_text = edit.new_text.replace(marker, decided);
                 fix.title = format!("Add {decided}");
             }

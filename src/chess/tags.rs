@@ -4,7 +4,8 @@ use std::borrow::Cow;
 
 use super::start::insert_line_before;
 use crate::syntax::{
-    Code, Diagnostic, Game, NodeKind, Tag, escape_string, excerpt, standard_marker, standard_result,
+    Code, Diagnostic, Game, NodeKind, STANDARD_RESULTS, Tag, escape_string, excerpt,
+    standard_marker, standard_result,
 };
 use crate::text::{TextEdit, TextRange};
 
@@ -135,7 +136,7 @@ impl Shape {
             Shape::Date => is_date(value),
             Shape::Time => is_time(value),
             Shape::Round => value == "?" || value == "-" || is_dotted_number(value),
-            Shape::Result => matches!(value, "1-0" | "0-1" | "1/2-1/2" | "*"),
+            Shape::Result => STANDARD_RESULTS.contains(&value),
             Shape::Eco => value == "?" || is_eco(value),
             // A field for each player of a consultation game (`2400:-` for `Jones:Smith`, §9.1).
             Shape::Rating => {

@@ -19,6 +19,6 @@ pub use incremental::{Edit, GameOffsets, GameStarts, Splice, TextSource, parse_g
 pub use lexer::{Lexer, Token, TokenKind, is_tag_line, lex};
 pub use parser::{parse_game, parse_games};
 pub use tree::{
-    Game, Node, NodeKind, Tag, TagSectionNote, escape_string, glyph_nag, standard_marker,
-    standard_result, suffix_nag, unescape_string,
+    Game, Node, NodeKind, STANDARD_RESULTS, Tag, TagSectionNote, escape_string, glyph_nag,
+    standard_marker, standard_result, suffix_nag, unescape_string,
 };

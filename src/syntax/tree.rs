@@ -134,10 +134,17 @@ pub fn glyph_nag(glyph: &str) -> Option<u8> {
     })
 }
 
+/// The four game termination markers of §8.2.6, which are also the Result tag's values.
+pub const STANDARD_RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
 /// The result (§8.1.1.7) a Result tag's value `v` stands for, in the forms other software
 /// writes it too: a draw as `1/2`, `½-½` or `0.5-0.5`, the score joined by `:` or a dash
 /// look-alike, spaces between, and `?` for a result not known (`*`).
 pub fn standard_result(v: &str) -> Option<&'static str> {
+    // Nearly every value is already the standard's: it is read without building a copy.
+    if let Some(&standard) = STANDARD_RESULTS.iter().find(|&&m| m == v) {
+        return Some(standard);
+    }
     let compact: String = v
         .chars()
         .filter(|c| !c.is_whitespace())
