@@ -13,7 +13,7 @@ use crate::text::{TextEdit, TextRange};
 /// Check the result of a game whose tags are `known` and whose replay found `replayed`.
 pub fn check(known: &KnownTags<'_>, src: &str, replayed: &Replayed, out: &mut Vec<Diagnostic>) {
     let &Replayed { main_line_plies, outcome, marker } = replayed;
-    // A draw written in an import form (`1/2`, `½-½`) is a draw: it is compared as `1/2-1/2`.
+    // A marker written in another form (`½-½`, `1:0`) is compared in the standard form.
     let marker = marker.map(|range| (range, standard_marker(&src[range])));
     let tag = known.result();
     let tag_value = tag.map(|t| t.value(src));

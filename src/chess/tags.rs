@@ -416,7 +416,7 @@ fn is_time_control(v: &str) -> bool {
 
 /// The value given to a roster tag the game lacks (by the `missing-tag` fix, and by `fmt`): the
 /// roster's unknown value (`?`, `????.??.??`, §8.1.1), except for the Result tag, which takes
-/// the game's termination marker (`1/2-1/2` for the draw markers `1/2` and `½-½`), or `*`
+/// the game's termination marker (in its standard form: `1/2-1/2` for `½-½`), or `*`
 /// without one.
 pub fn missing_tag_value<'a>(name: &str, game: &Game, src: &'a str) -> &'a str {
     match (name, game.result_node()) {

@@ -16,7 +16,9 @@ use super::nags::{NagMeaning, nag_meaning, symbol_meaning};
 use super::tags::{in_seven_tag_roster, tag_doc};
 use super::walk::node_at;
 use crate::chess::{self, Outcome, Position, color_name};
-use crate::syntax::{Game, NodeKind, TextSource, glyph_nag, parse_game_at, suffix_nag};
+use crate::syntax::{
+    Game, NodeKind, TextSource, glyph_nag, parse_game_at, standard_marker, suffix_nag,
+};
 use crate::text::TextRange;
 
 /// A hover: the range it is about (in the document) and its Markdown.
@@ -135,10 +137,10 @@ fn move_number_markdown(game: &Game, src: &str, index: usize) -> String {
 
 fn result_markdown(game: &Game, src: &str) -> String {
     let marker = &src[game.result_node().expect("caller checked").range];
-    let meaning = match marker {
+    let meaning = match standard_marker(marker) {
         "1-0" => "White wins",
         "0-1" => "Black wins",
-        "1/2-1/2" | "1/2" | "½-½" => "drawn game",
+        "1/2-1/2" => "drawn game",
         _ => "game in progress, abandoned, or result unknown",
     };
     let mut out = format!("`{marker}`: {meaning} (§8.2.6).\n\n");

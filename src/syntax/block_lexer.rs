@@ -1,6 +1,6 @@
 //! The lexer's fast path: the plain tokens of 64 bytes at a time, found together from bit masks
-//! of the bytes' classes. In movetext: moves, move numbers, `1-0` and `0-1`, parentheses; in
-//! tag sections: tag pairs written plainly (`[Name "value"]`).
+//! of the bytes' classes. In movetext: moves, move numbers, `1-0` and `0-1` (and `1:0`, `0:1`),
+//! parentheses; in tag sections: tag pairs written plainly (`[Name "value"]`).
 //!
 //! A token-at-a-time lexer finds each token's end from the bytes where the token before it
 //! ended: one chain of dependent loads and a mispredicted loop exit a token, which held logos
@@ -80,7 +80,8 @@ impl Queue {
     ///   parenthesis: a symbol (nothing else starts with a letter and holds only these bytes;
     ///   `e.p.` holds periods);
     /// - the same starting with a digit: `1-0` and `0-1` are results (§8.2.6, which logos
-    ///   prefers by priority), anything else a symbol;
+    ///   prefers by priority), as are `1:0` and `0:1` (read with a warning), anything else a
+    ///   symbol;
     /// - digits followed by periods and then any other byte in the block: a move number
     ///   (§8.2.2).
     ///
@@ -127,7 +128,9 @@ impl Queue {
             } else if last + 1 >= limit {
                 // What follows the symbol may still be part of it (`O–O`).
                 break at + s;
-            } else if c.digit >> s & 1 != 0 && matches!(&block[s..=last], b"1-0" | b"0-1") {
+            } else if c.digit >> s & 1 != 0
+                && matches!(&block[s..=last], b"1-0" | b"0-1" | b"1:0" | b"0:1")
+            {
                 TokenKind::Result
             } else {
                 TokenKind::Symbol

@@ -86,7 +86,7 @@ codes! {
     ResultMismatch = "result-mismatch", Error, "The Result tag differs from the game termination marker.";
     ResultContradictsPosition = "result-contradicts-position", Error, "The game ends in checkmate, stalemate or a win or draw by its variant's rules (antichess, atomic, ...) but the termination marker (or, without one, the Result tag) says otherwise.";
     MissingResult = "missing-result", Warning, "A game without a termination marker (1-0, 0-1, 1/2-1/2 or *).";
-    NonStandardResult = "non-standard-result", Warning, "A termination marker in a non-standard form (1/2, ½-½).";
+    NonStandardResult = "non-standard-result", Warning, "A termination marker in a non-standard form (1/2, ½-½, 1:0, 1–0) or joined to the last move.";
     UnterminatedComment = "unterminated-comment", Error, "A { comment without its closing }.";
     UnterminatedString = "unterminated-string", Error, "A string without its closing quote.";
     UnclosedVariation = "unclosed-variation", Error, "A ( variation without its closing ).";

@@ -35,7 +35,7 @@ use crate::text::TextRange;
 #[logos(subpattern blank = r"[ \n]")]
 #[logos(subpattern tag_pair = r#"\[[A-Za-z0-9][A-Za-z0-9_]* "[^"\\\x00-\x1F\x7F]*"\]"#)]
 #[logos(subpattern move_number = r"[0-9]+\.+")]
-#[logos(subpattern result = r"(1-0|0-1|1/2-1/2|1/2|½-½|\*)")]
+#[logos(subpattern result = r"(1[-:–—]0|0[-:–—]1|(1/2|½)([-:–—](1/2|½))?|\*)")]
 #[logos(subpattern symbol = r"[A-Za-z0-9@♔♕♖♗♘♙♚♛♜♝♞♟][A-Za-z0-9_+#=:\-@♔♕♖♗♘♙♚♛♜♝♞♟–—‐‑‒−➖➕]*")]
 #[repr(u8)]
 pub enum TokenKind {
@@ -89,7 +89,9 @@ pub enum TokenKind {
     /// Periods on their own, as in `1. ... e5`.
     #[regex(r"\.+")]
     Dots,
-    /// The four termination markers (§8.2.6), and the import forms `1/2` and `½-½`.
+    /// The four termination markers (§8.2.6), and the forms other software writes them in (read
+    /// with a warning): the score joined by `:` or a dash look-alike (`1:0`, `0–1`), the draw
+    /// as `1/2`, `½` or `½-½`.
     #[regex(r"(?&result)", priority = 20)]
     Result,
     /// A symbol (§7): SAN moves, tag names, integers; also figurines, `@` drops, dash
@@ -461,7 +463,7 @@ mod tests {
         /// and is something else.
         #[test]
         fn blocks_give_the_tokens_logos_gives(pieces in proptest::collection::vec(
-            "1-0|0-1|1-0x|0-10|1/2-1/2|1/2|½-½|\\*|e\\.p\\.|e4\\.|12\\.|7\\.\\.\\.|\\.\\.\\.|\\.|e4|Nf3\\+|exd8=Q#|O-O|O–O|O➖O|Nf3➕|Nf♘|♘f3|--|-|\\+-|=|:x|_a|@|P@e4|Z0|\\(|\\)|\\{c d\\}|\\{u\n|\\{u\r\n|\\[Event \"x\"\\]|\\[Event \"x\"\\]\n|\\[W_1 \"\"\\]|\\[_a \"x\"\\]|\\[Ab \"a\\\\\\\\b\"\\]|\\[Ab \"a\r\"\\]|\\[Ab \"a\"|\\[Ab  \"x\"\\]|\\[Abcdefghijklmnopq \"x\"\\]|\\[Ab \"a long value of many words\"\\] |;c\n|%e\n|\\$1|!\\?|!|\u{a0}|[a-h1-8]{1,3}|[ \n\t\r]{1,3}|\x0B|\x0C|&|&plusmn;|&#177;|&amp|;",
+            "1-0|0-1|1-0x|0-10|1:0|0:1|1:0x|1–0|0—1|1/2-1/2|1/2|½-½|½|½–½|1/2:1/2|\\*|e\\.p\\.|e4\\.|12\\.|7\\.\\.\\.|\\.\\.\\.|\\.|e4|Nf3\\+|exd8=Q#|O-O|O–O|O➖O|Nf3➕|Nf♘|♘f3|--|-|\\+-|=|:x|_a|@|P@e4|Z0|\\(|\\)|\\{c d\\}|\\{u\n|\\{u\r\n|\\[Event \"x\"\\]|\\[Event \"x\"\\]\n|\\[W_1 \"\"\\]|\\[_a \"x\"\\]|\\[Ab \"a\\\\\\\\b\"\\]|\\[Ab \"a\r\"\\]|\\[Ab \"a\"|\\[Ab  \"x\"\\]|\\[Abcdefghijklmnopq \"x\"\\]|\\[Ab \"a long value of many words\"\\] |;c\n|%e\n|\\$1|!\\?|!|\u{a0}|[a-h1-8]{1,3}|[ \n\t\r]{1,3}|\x0B|\x0C|&|&plusmn;|&#177;|&amp|;",
             0..120,
         )) {
             let text = pieces.concat();
@@ -612,6 +614,17 @@ mod tests {
         );
         // A result is still a result, with or without a blank after it.
         assert_eq!(kinds("1-0 0-1\n*"), vec![(Result, "1-0"), (Result, "0-1"), (Result, "*")]);
+    }
+
+    #[test]
+    fn results_in_other_forms_are_results() {
+        for marker in ["1:0", "0:1", "1–0", "0—1", "1/2", "½", "½-½", "½–½", "1/2:1/2", "1/2—½"]
+        {
+            assert_eq!(kinds(marker), vec![(Result, marker)], "{marker}");
+            assert_eq!(kinds(&format!("{marker} ")), vec![(Result, marker)], "{marker}");
+        }
+        // A longer symbol is no result.
+        assert_eq!(kinds("1:0x 0–10"), vec![(Symbol, "1:0x"), (Symbol, "0–10")]);
     }
 
     #[test]

@@ -1144,15 +1144,21 @@ impl<'a> Parser<'a> {
                         .map_or(self.src.len(), |i| t.range.end as usize + i);
                     self.result_line_end = Some(line_end as u32);
                 }
-                if !after_the_end && standard_marker(text) != text {
-                    let fix = TextEdit::new(t.range, "1/2-1/2");
+                let standard = standard_marker(text);
+                if !after_the_end && standard != text {
+                    let outcome = match standard {
+                        "1-0" => "a win by White",
+                        "0-1" => "a win by Black",
+                        _ => "a draw",
+                    };
+                    let fix = TextEdit::new(t.range, standard);
                     self.push(
                         Diagnostic::new(
                             Code::NonStandardResult,
                             t.range,
-                            format!("{text}: the standard marker for a draw is 1/2-1/2"),
+                            format!("{text}: the standard marker for {outcome} is {standard}"),
                         )
-                        .with_fix("Write 1/2-1/2", vec![fix]),
+                        .with_fix(format!("Write {standard}"), vec![fix]),
                     );
                 }
                 self.push_node(NodeKind::Result, t.range);

@@ -142,8 +142,12 @@ pub const STANDARD_RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 /// look-alike, spaces between, and `?` for a result not known (`*`).
 pub fn standard_result(v: &str) -> Option<&'static str> {
     // Nearly every value is already the standard's: it is read without building a copy.
-    if let Some(&standard) = STANDARD_RESULTS.iter().find(|&&m| m == v) {
-        return Some(standard);
+    match v {
+        "1-0" => return Some("1-0"),
+        "0-1" => return Some("0-1"),
+        "1/2-1/2" => return Some("1/2-1/2"),
+        "*" => return Some("*"),
+        _ => {}
     }
     let compact: String = v
         .chars()
@@ -159,13 +163,11 @@ pub fn standard_result(v: &str) -> Option<&'static str> {
     }
 }
 
-/// A termination marker as the standard writes it (§8.2.6): `1/2-1/2` for the import forms of
-/// the draw, `1/2` and `½-½`; the others as they are.
+/// A termination marker as the standard writes it (§8.2.6), from the forms the lexer reads as
+/// one: `1/2-1/2` for the draw written `1/2`, `½` or `½-½`, `1-0` for `1:0` or `1–0`, and so
+/// on (markers hold no spaces, which are what [`standard_result`] reads besides).
 pub fn standard_marker(marker: &str) -> &str {
-    match marker {
-        "1/2" | "½-½" => "1/2-1/2",
-        other => other,
-    }
+    standard_result(marker).unwrap_or(marker)
 }
 
 /// What a movetext node is.
