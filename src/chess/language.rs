@@ -1,8 +1,20 @@
 //! Which reading is taken of a move written with another language's piece letters (§17), whose
 //! letters can mean different pieces in different languages (`Sd2`: a knight in German, a
-//! bishop in Czech): its one legal reading; of several, the one in the languages of the game's
+//! bishop in Czech): its one legal reading; of several, the one in the languages of its line's
 //! earlier such moves; of several still, the one whose languages read the moves after it in its
-//! line as legal moves longest. The replay asks only for moves no accepted notation reads.
+//! line as legal moves longest; of several still, the one in the languages of the game's other
+//! lines. The replay asks only for moves no accepted notation reads.
+//!
+//! A variation is a line of its own, and what its moves teach is the weakest evidence for the
+//! moves outside it. A file is written in one language, so a variation's language is most
+//! likely the game's, but a variation is where annotators' slips are (`(1. Sf3)` for `(1. Jf3)`
+//! in a Czech game reads only as a German knight move): were its language the game's, the main
+//! line's `Se2` after it would be the German knight, not the Czech bishop, and a legal move
+//! later an error. So a line's own moves, and those of the lines it branches from, narrow its
+//! languages; a variation starts with its parent's, and the parent goes on with its own after
+//! it; the moves after a move in its line come next; and only a move that all these leave
+//! with several readings, which would otherwise be an error, is read in the languages of the
+//! game's other lines (`(3. Se2)` after a variation in German is the knight).
 
 use shakmaty::Move;
 use shakmaty::san::{SanError, SanPlus};
@@ -20,16 +32,19 @@ const LOOKAHEAD_PLIES: usize = 20;
 /// piece letters (§17) that is a legal move in `pos` (`in_check`: the side to move is in
 /// check), or else the code and message of its diagnostic: `ambiguous-move` when no reading is
 /// legal but one matches more than one legal move (`Sd2` where both knights reach d2), else
-/// `invalid-san`. Of several legal readings, the one in a language of the game's earlier such
-/// moves is taken (`languages`, narrowed to the reading's): after `Sf3`, a knight move in German,
-/// Danish, Norwegian, Swedish or Polish, `Le7` is a bishop move (German...), not a queen move
-/// (Estonian). Of several still, the moves after it in its line (`after`, read from `src`)
-/// settle it ([`settle`]); where they do not, it is `invalid-san`, which gives the readings.
+/// `invalid-san`. Of several legal readings, the one in a language of its line's earlier such
+/// moves is taken (`line`, those of the line and of the lines it branches from): after `Sf3`, a
+/// knight move in German, Danish, Norwegian, Swedish or Polish, `Le7` is a bishop move
+/// (German...), not a queen move (Estonian). Of several still, the moves after it in its line
+/// (`after`, read from `src`) settle it ([`settle`]); of several still, the languages of the
+/// game's moves in any line (`game`) do, the evidence of other lines coming last (see the
+/// module's notes). Where none does, it is `invalid-san`, which gives the readings. The
+/// reading's languages narrow `line` and `game`.
 #[cold]
 pub(super) fn other_language_reading<'n, P: Rules>(
     text: &str,
     (pos, in_check): (&P, bool),
-    languages: &mut Languages,
+    (line, game): (&mut Languages, &mut Languages),
     after: impl Iterator<Item = &'n Node>,
     src: &str,
 ) -> Result<Written, (Code, String)> {
@@ -47,22 +62,28 @@ pub(super) fn other_language_reading<'n, P: Rules>(
     {
         return Err((Code::AmbiguousMove, explain::ambiguous(text, w.san, pos)));
     }
-    // The languages a reading may be in: the game's so far, unless no legal reading is in one.
-    let in_game = legal.iter().any(|&(_, l, _)| l & *languages != 0);
-    let allowed = if in_game { *languages } else { notation::ALL_LANGUAGES };
+    // The languages a reading may be in: the line's so far, unless no legal reading is in one.
+    let in_line = legal.iter().any(|&(_, l, _)| l & *line != 0);
+    let allowed = if in_line { *line } else { notation::ALL_LANGUAGES };
     let candidates: Vec<(&Written, Languages, Move)> = legal
         .into_iter()
         .filter_map(|(w, l, m)| (l & allowed != 0).then_some((w, l & allowed, m)))
         .collect();
-    let left = match candidates[..] {
+    let mut left = match candidates[..] {
         [] => 0,
         [(_, l, _)] => l,
         _ => settle(pos, &candidates, after, src),
     };
-    let taken: Vec<&(&Written, Languages, Move)> =
-        candidates.iter().filter(|&&(_, l, _)| l & left != 0).collect();
+    let taken_in = |left: Languages| -> Vec<&(&Written, Languages, Move)> {
+        candidates.iter().filter(|&&(_, l, _)| l & left != 0).collect()
+    };
+    if taken_in(left).len() > 1 && taken_in(left & *game).len() == 1 {
+        left &= *game;
+    }
+    let taken = taken_in(left);
     if let [&(written, _, _)] = taken[..] {
-        *languages = left;
+        *line = left;
+        *game = narrowed(*game, left);
         return Ok(written.clone());
     }
     let san = |w: &Written| super::san_plus_text(SanPlus { san: w.san, suffix: w.suffix });
@@ -72,6 +93,15 @@ pub(super) fn other_language_reading<'n, P: Rules>(
         &taken.iter().map(|(w, _, _)| san(w)).collect::<Vec<_>>(),
     );
     Err((Code::InvalidSan, message))
+}
+
+/// The languages `known` narrowed to `read`, those a move was just read in: `read` itself where
+/// they have none in common (the later move says more of what follows it).
+fn narrowed(known: Languages, read: Languages) -> Languages {
+    match known & read {
+        0 => read,
+        both => both,
+    }
 }
 
 /// The replay of a line in one language: the moves after a move with several legal readings,
