@@ -20,7 +20,7 @@ use shakmaty::Move;
 use shakmaty::san::{SanError, SanPlus};
 
 use super::explain;
-use super::notation::{self, Languages, Written};
+use super::notation::{self, Languages, Leniency, Written};
 use super::replay::{Rules, resolve_leniently};
 use crate::syntax::{Code, Node, NodeKind};
 
@@ -95,6 +95,90 @@ pub(super) fn other_language_reading<'n, P: Rules>(
     Err((Code::InvalidSan, message))
 }
 
+/// A move `written` in English piece letters (`text`), in a line whose moves showed its
+/// languages (`line`, not every language): its reading with the letters of those that give one
+/// of its English letters another piece, where that reading is taken, else `None`. Where all of
+/// them read it alike, as French reads `Rf1` as the king's move, the reading is taken when it is
+/// a legal move, whatever the English reading; where only some do, only when it is the one
+/// legal reading and the English reading is none. The reading's languages narrow `line` and
+/// `game`, as for [`other_language_reading`]. The replay asks only in lines whose languages
+/// are known: a game in English letters is read in English.
+#[cold]
+pub(super) fn learned_reading<P: Rules>(
+    text: &str,
+    written: &Written,
+    (pos, in_check): (&P, bool),
+    (line, game): (&mut Languages, &mut Languages),
+) -> Option<Written> {
+    let (relettered, languages, _) = relettered_reading(text, written, (pos, in_check), *line)?;
+    *line = languages;
+    *game = narrowed(*game, languages);
+    Some(relettered)
+}
+
+/// The reading [`learned_reading`] takes of a move `written` in English piece letters (`text`),
+/// in a line in `languages`, its languages and its move.
+fn relettered_reading<P: Rules>(
+    text: &str,
+    written: &Written,
+    (pos, in_check): (&P, bool),
+    languages: Languages,
+) -> Option<(Written, Languages, Move)> {
+    let readings = relettered_readings(text, languages);
+    let unanimous = matches!(readings[..], [(_, l)] if l == languages);
+    if readings.is_empty() || !unanimous && english_move(text, written, pos, in_check).is_some() {
+        return None;
+    }
+    let mut legal = readings
+        .into_iter()
+        .filter_map(|(w, l)| pos.resolve_san(w.san, in_check).ok().map(|m| (w, l, m)));
+    let reading = legal.next()?;
+    legal.next().is_none().then_some(reading)
+}
+
+/// The English piece letters, in the order of the sets of [`notation::OTHER_LANGUAGES`].
+const ENGLISH_LETTERS: &[u8; 6] = b"PNBRQK";
+
+/// A move in English piece letters (`text`) read with those of each of `languages` where they
+/// give an English letter of it the meaning of another piece: `R`, the king in French, Italian,
+/// Spanish, Portuguese and Romanian, a knight in Estonian, Finnish and Icelandic; `P`, the Dutch
+/// knight; `N`, the Romanian bishop; `B`, the Hungarian rook. The distinct readings, marked
+/// [`Leniency::OtherLanguage`], each with its languages. A language's pawn letter is left
+/// English (`B`, the German pawn, stays a bishop): pawn moves are written without a letter.
+fn relettered_readings(text: &str, languages: Languages) -> Vec<(Written, Languages)> {
+    let mut readings: Vec<(Written, Languages)> = Vec::new();
+    for (i, letters) in notation::OTHER_LANGUAGES.iter().enumerate() {
+        if languages & 1 << i == 0 {
+            continue;
+        }
+        let reletter = |c: char| {
+            let b = u8::try_from(c).ok().filter(|b| ENGLISH_LETTERS.contains(b))?;
+            let at = letters.iter().position(|&l| l == b).filter(|&at| at > 0)?;
+            Some(char::from(ENGLISH_LETTERS[at]))
+        };
+        let relettered: String = text.chars().map(|c| reletter(c).unwrap_or(c)).collect();
+        if relettered == text {
+            continue;
+        }
+        let Some((written, _)) = notation::read_spelled(&relettered) else { continue };
+        let written = Written { leniency: Some(Leniency::OtherLanguage), ..written };
+        match readings.iter_mut().find(|(w, _)| *w == written) {
+            Some((_, languages)) => *languages |= 1 << i,
+            None => readings.push((written, 1 << i)),
+        }
+    }
+    readings
+}
+
+/// The legal move a move `written` in English piece letters (`text`) names, as the replay reads
+/// it: as written, else as [`resolve_leniently`] finds it.
+fn english_move<P: Rules>(text: &str, written: &Written, pos: &P, in_check: bool) -> Option<Move> {
+    match pos.resolve_san(written.san, in_check) {
+        Ok(m) => Some(m),
+        Err(error) => resolve_leniently(text, written, pos, in_check, error).ok().map(|(m, _)| m),
+    }
+}
+
 /// The languages `known` narrowed to `read`, those a move was just read in: `read` itself where
 /// they have none in common (the later move says more of what follows it).
 fn narrowed(known: Languages, read: Languages) -> Languages {
@@ -105,7 +189,8 @@ fn narrowed(known: Languages, read: Languages) -> Languages {
 }
 
 /// The replay of a line in one language: the moves after a move with several legal readings,
-/// read with that language's piece letters where English ones do not read them.
+/// read with that language's piece letters where English ones do not read them, and where it
+/// gives an English letter another piece ([`relettered_reading`]).
 struct Hypothesis<P> {
     /// The language (one bit of [`Languages`]).
     language: Languages,
@@ -159,10 +244,12 @@ impl<P: Rules> Hypothesis<P> {
             pos.clone().pass()?
         } else {
             let m = match notation::read_spelled(text) {
-                Some((w, _)) => match pos.resolve_san(w.san, in_check) {
-                    Ok(m) => m,
-                    Err(error) => resolve_leniently(text, &w, pos, in_check, error).ok()?.0,
-                },
+                Some((w, _)) => {
+                    let relettered = relettered_reading(text, &w, (pos, in_check), self.language);
+                    relettered
+                        .map(|(_, _, m)| m)
+                        .or_else(|| english_move(text, &w, pos, in_check))?
+                }
                 None => {
                     let readings = notation::other_language_readings(text);
                     let (w, _) = readings.iter().find(|(_, l)| l & self.language != 0)?;
@@ -175,5 +262,47 @@ impl<P: Rules> Hypothesis<P> {
         };
         let in_check = pos.is_check();
         Some(Hypothesis { language: self.language, pos, in_check })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::san::SanPlus;
+
+    use super::*;
+
+    #[test]
+    fn english_letters_are_read_as_other_pieces_in_the_languages_that_make_them_so() {
+        let readings = |text, languages| -> Vec<(String, Languages)> {
+            relettered_readings(text, languages)
+                .into_iter()
+                .map(|(w, languages)| {
+                    assert_eq!(w.leniency, Some(Leniency::OtherLanguage), "{text}");
+                    (SanPlus { san: w.san, suffix: w.suffix }.to_string(), languages)
+                })
+                .collect()
+        };
+        let (czech, german, dutch, estonian, finnish, french) =
+            (1, 1 << 1, 1 << 2, 1 << 3, 1 << 4, 1 << 5);
+        let (hungarian, icelandic, spanish, portuguese, romanian) =
+            (1 << 6, 1 << 7, 1 << 8, 1 << 10, 1 << 11);
+        // R: the king in French, Italian, Spanish, Portuguese and Romanian, a knight in
+        // Estonian, Finnish and Icelandic; no letter in Czech, German and Dutch.
+        let king = french | spanish | portuguese | romanian;
+        let knight = estonian | finnish | icelandic;
+        assert_eq!(
+            readings("Rxf1+", notation::ALL_LANGUAGES),
+            [("Nxf1+".into(), knight), ("Kxf1+".into(), king)]
+        );
+        assert_eq!(readings("Rf1", french | german), [("Kf1".into(), french)]);
+        assert_eq!(readings("Rf1", czech | german | dutch), []);
+        // P: the Dutch knight; N: the Romanian bishop; B: the Hungarian rook.
+        assert_eq!(readings("Pd2", notation::ALL_LANGUAGES), [("Nd2".into(), dutch)]);
+        assert_eq!(readings("Nc4", notation::ALL_LANGUAGES), [("Bc4".into(), romanian)]);
+        assert_eq!(readings("Bd1", notation::ALL_LANGUAGES), [("Rd1".into(), hungarian)]);
+        // A pawn letter stays English (B no German pawn), and so do K, Q and castling.
+        for text in ["Bb5", "Kf1", "Qd1", "O-O", "e4"] {
+            assert_eq!(readings(text, german | czech), [], "{text}");
+        }
     }
 }

@@ -341,7 +341,36 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         let Some((written, spelled)) = notation::read_spelled(text) else {
             return self.on_unread_move(i, depth, line, (node.range, text), numbered);
         };
+        if line.languages != notation::ALL_LANGUAGES {
+            let read = (written, spelled);
+            return self.on_move_in_known_languages(i, depth, line, (node.range, text), read);
+        }
         self.play_written(i, depth, line, (node.range, text), written, spelled)
+    }
+
+    /// Move node `i` of a judged line whose moves showed its languages (§17), at `range` of
+    /// the game's text (`text`), read in English piece letters as `written` (`spelled` as for
+    /// [`Self::play_written`]): played in the reading with those languages' letters that
+    /// [`language::learned_reading`] takes, if it takes one (`Rf1`, the king's move in French),
+    /// else as written. Not in line, so that English games do not pay for it.
+    #[cold]
+    #[inline(never)]
+    fn on_move_in_known_languages<P: Rules>(
+        &mut self,
+        i: usize,
+        depth: u32,
+        line: &mut Line<P>,
+        (range, text): (TextRange, &str),
+        (written, spelled): (Written, bool),
+    ) -> bool {
+        let pos: &P = line.pos.as_deref().expect("judged lines have a position");
+        let languages = (&mut line.languages, &mut self.game_languages);
+        let (written, spelled) =
+            match language::learned_reading(text, &written, (pos, line.in_check), languages) {
+                Some(relettered) => (relettered, false),
+                None => (written, spelled),
+            };
+        self.play_written(i, depth, line, (range, text), written, spelled)
     }
 
     /// Judge and play the move at node `i` of a judged line, at `range` of the game's text
