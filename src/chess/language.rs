@@ -1,14 +1,26 @@
 //! Which reading is taken of a move written with another language's piece letters (§17), whose
 //! letters can mean different pieces in different languages (`Sd2`: a knight in German, a
-//! bishop in Czech): its one legal reading; of several, the one in the languages of the game's
+//! bishop in Czech): its one legal reading; of several, the one in the languages of its line's
 //! earlier such moves; of several still, the one whose languages read the moves after it in its
-//! line as legal moves longest. The replay asks only for moves no accepted notation reads.
+//! line as legal moves longest; of several still, the one in the languages of the game's other
+//! lines. The replay asks only for moves no accepted notation reads.
+//!
+//! A variation is a line of its own, and what its moves teach is the weakest evidence for the
+//! moves outside it. A file is written in one language, so a variation's language is most
+//! likely the game's, but a variation is where annotators' slips are (`(1. Sf3)` for `(1. Jf3)`
+//! in a Czech game reads only as a German knight move): were its language the game's, the main
+//! line's `Se2` after it would be the German knight, not the Czech bishop, and a legal move
+//! later an error. So a line's own moves, and those of the lines it branches from, narrow its
+//! languages; a variation starts with its parent's, and the parent goes on with its own after
+//! it; the moves after a move in its line come next; and only a move that all these leave
+//! with several readings, which would otherwise be an error, is read in the languages of the
+//! game's other lines (`(3. Se2)` after a variation in German is the knight).
 
 use shakmaty::Move;
 use shakmaty::san::{SanError, SanPlus};
 
 use super::explain;
-use super::notation::{self, Languages, Written};
+use super::notation::{self, Languages, Leniency, Written};
 use super::replay::{Rules, resolve_leniently};
 use crate::syntax::{Code, Node, NodeKind};
 
@@ -20,16 +32,19 @@ const LOOKAHEAD_PLIES: usize = 20;
 /// piece letters (§17) that is a legal move in `pos` (`in_check`: the side to move is in
 /// check), or else the code and message of its diagnostic: `ambiguous-move` when no reading is
 /// legal but one matches more than one legal move (`Sd2` where both knights reach d2), else
-/// `invalid-san`. Of several legal readings, the one in a language of the game's earlier such
-/// moves is taken (`languages`, narrowed to the reading's): after `Sf3`, a knight move in German,
-/// Danish, Norwegian, Swedish or Polish, `Le7` is a bishop move (German...), not a queen move
-/// (Estonian). Of several still, the moves after it in its line (`after`, read from `src`)
-/// settle it ([`settle`]); where they do not, it is `invalid-san`, which gives the readings.
+/// `invalid-san`. Of several legal readings, the one in a language of its line's earlier such
+/// moves is taken (`line`, those of the line and of the lines it branches from): after `Sf3`, a
+/// knight move in German, Danish, Norwegian, Swedish or Polish, `Le7` is a bishop move
+/// (German...), not a queen move (Estonian). Of several still, the moves after it in its line
+/// (`after`, read from `src`) settle it ([`settle`]); of several still, the languages of the
+/// game's moves in any line (`game`) do, the evidence of other lines coming last (see the
+/// module's notes). Where none does, it is `invalid-san`, which gives the readings. The
+/// reading's languages narrow `line` and `game`.
 #[cold]
 pub(super) fn other_language_reading<'n, P: Rules>(
     text: &str,
     (pos, in_check): (&P, bool),
-    languages: &mut Languages,
+    (line, game): (&mut Languages, &mut Languages),
     after: impl Iterator<Item = &'n Node>,
     src: &str,
 ) -> Result<Written, (Code, String)> {
@@ -47,22 +62,28 @@ pub(super) fn other_language_reading<'n, P: Rules>(
     {
         return Err((Code::AmbiguousMove, explain::ambiguous(text, w.san, pos)));
     }
-    // The languages a reading may be in: the game's so far, unless no legal reading is in one.
-    let in_game = legal.iter().any(|&(_, l, _)| l & *languages != 0);
-    let allowed = if in_game { *languages } else { notation::ALL_LANGUAGES };
+    // The languages a reading may be in: the line's so far, unless no legal reading is in one.
+    let in_line = legal.iter().any(|&(_, l, _)| l & *line != 0);
+    let allowed = if in_line { *line } else { notation::ALL_LANGUAGES };
     let candidates: Vec<(&Written, Languages, Move)> = legal
         .into_iter()
         .filter_map(|(w, l, m)| (l & allowed != 0).then_some((w, l & allowed, m)))
         .collect();
-    let left = match candidates[..] {
+    let mut left = match candidates[..] {
         [] => 0,
         [(_, l, _)] => l,
         _ => settle(pos, &candidates, after, src),
     };
-    let taken: Vec<&(&Written, Languages, Move)> =
-        candidates.iter().filter(|&&(_, l, _)| l & left != 0).collect();
+    let taken_in = |left: Languages| -> Vec<&(&Written, Languages, Move)> {
+        candidates.iter().filter(|&&(_, l, _)| l & left != 0).collect()
+    };
+    if taken_in(left).len() > 1 && taken_in(left & *game).len() == 1 {
+        left &= *game;
+    }
+    let taken = taken_in(left);
     if let [&(written, _, _)] = taken[..] {
-        *languages = left;
+        *line = left;
+        *game = narrowed(*game, left);
         return Ok(written.clone());
     }
     let san = |w: &Written| super::san_plus_text(SanPlus { san: w.san, suffix: w.suffix });
@@ -74,8 +95,102 @@ pub(super) fn other_language_reading<'n, P: Rules>(
     Err((Code::InvalidSan, message))
 }
 
+/// A move `written` in English piece letters (`text`), in a line whose moves showed its
+/// languages (`line`, not every language): its reading with the letters of those that give one
+/// of its English letters another piece, where that reading is taken, else `None`. Where all of
+/// them read it alike, as French reads `Rf1` as the king's move, the reading is taken when it is
+/// a legal move, whatever the English reading; where only some do, only when it is the one
+/// legal reading and the English reading is none. The reading's languages narrow `line` and
+/// `game`, as for [`other_language_reading`]. The replay asks only in lines whose languages
+/// are known: a game in English letters is read in English.
+#[cold]
+pub(super) fn learned_reading<P: Rules>(
+    text: &str,
+    written: &Written,
+    (pos, in_check): (&P, bool),
+    (line, game): (&mut Languages, &mut Languages),
+) -> Option<Written> {
+    let (relettered, languages, _) = relettered_reading(text, written, (pos, in_check), *line)?;
+    *line = languages;
+    *game = narrowed(*game, languages);
+    Some(relettered)
+}
+
+/// The reading [`learned_reading`] takes of a move `written` in English piece letters (`text`),
+/// in a line in `languages`, its languages and its move.
+fn relettered_reading<P: Rules>(
+    text: &str,
+    written: &Written,
+    (pos, in_check): (&P, bool),
+    languages: Languages,
+) -> Option<(Written, Languages, Move)> {
+    let readings = relettered_readings(text, languages);
+    let unanimous = matches!(readings[..], [(_, l)] if l == languages);
+    if readings.is_empty() || !unanimous && english_move(text, written, pos, in_check).is_some() {
+        return None;
+    }
+    let mut legal = readings
+        .into_iter()
+        .filter_map(|(w, l)| pos.resolve_san(w.san, in_check).ok().map(|m| (w, l, m)));
+    let reading = legal.next()?;
+    legal.next().is_none().then_some(reading)
+}
+
+/// The English piece letters, in the order of the sets of [`notation::OTHER_LANGUAGES`].
+const ENGLISH_LETTERS: &[u8; 6] = b"PNBRQK";
+
+/// A move in English piece letters (`text`) read with those of each of `languages` where they
+/// give an English letter of it the meaning of another piece: `R`, the king in French, Italian,
+/// Spanish, Portuguese and Romanian, a knight in Estonian, Finnish and Icelandic; `P`, the Dutch
+/// knight; `N`, the Romanian bishop; `B`, the Hungarian rook. The distinct readings, marked
+/// [`Leniency::OtherLanguage`], each with its languages. A language's pawn letter is left
+/// English (`B`, the German pawn, stays a bishop): pawn moves are written without a letter.
+fn relettered_readings(text: &str, languages: Languages) -> Vec<(Written, Languages)> {
+    let mut readings: Vec<(Written, Languages)> = Vec::new();
+    for (i, letters) in notation::OTHER_LANGUAGES.iter().enumerate() {
+        if languages & 1 << i == 0 {
+            continue;
+        }
+        let reletter = |c: char| {
+            let b = u8::try_from(c).ok().filter(|b| ENGLISH_LETTERS.contains(b))?;
+            let at = letters.iter().position(|&l| l == b).filter(|&at| at > 0)?;
+            Some(char::from(ENGLISH_LETTERS[at]))
+        };
+        let relettered: String = text.chars().map(|c| reletter(c).unwrap_or(c)).collect();
+        if relettered == text {
+            continue;
+        }
+        let Some((written, _)) = notation::read_spelled(&relettered) else { continue };
+        let written = Written { leniency: Some(Leniency::OtherLanguage), ..written };
+        match readings.iter_mut().find(|(w, _)| *w == written) {
+            Some((_, languages)) => *languages |= 1 << i,
+            None => readings.push((written, 1 << i)),
+        }
+    }
+    readings
+}
+
+/// The legal move a move `written` in English piece letters (`text`) names, as the replay reads
+/// it: as written, else as [`resolve_leniently`] finds it.
+fn english_move<P: Rules>(text: &str, written: &Written, pos: &P, in_check: bool) -> Option<Move> {
+    match pos.resolve_san(written.san, in_check) {
+        Ok(m) => Some(m),
+        Err(error) => resolve_leniently(text, written, pos, in_check, error).ok().map(|(m, _)| m),
+    }
+}
+
+/// The languages `known` narrowed to `read`, those a move was just read in: `read` itself where
+/// they have none in common (the later move says more of what follows it).
+fn narrowed(known: Languages, read: Languages) -> Languages {
+    match known & read {
+        0 => read,
+        both => both,
+    }
+}
+
 /// The replay of a line in one language: the moves after a move with several legal readings,
-/// read with that language's piece letters where English ones do not read them.
+/// read with that language's piece letters where English ones do not read them, and where it
+/// gives an English letter another piece ([`relettered_reading`]).
 struct Hypothesis<P> {
     /// The language (one bit of [`Languages`]).
     language: Languages,
@@ -129,10 +244,12 @@ impl<P: Rules> Hypothesis<P> {
             pos.clone().pass()?
         } else {
             let m = match notation::read_spelled(text) {
-                Some((w, _)) => match pos.resolve_san(w.san, in_check) {
-                    Ok(m) => m,
-                    Err(error) => resolve_leniently(text, &w, pos, in_check, error).ok()?.0,
-                },
+                Some((w, _)) => {
+                    let relettered = relettered_reading(text, &w, (pos, in_check), self.language);
+                    relettered
+                        .map(|(_, _, m)| m)
+                        .or_else(|| english_move(text, &w, pos, in_check))?
+                }
                 None => {
                     let readings = notation::other_language_readings(text);
                     let (w, _) = readings.iter().find(|(_, l)| l & self.language != 0)?;
@@ -145,5 +262,47 @@ impl<P: Rules> Hypothesis<P> {
         };
         let in_check = pos.is_check();
         Some(Hypothesis { language: self.language, pos, in_check })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::san::SanPlus;
+
+    use super::*;
+
+    #[test]
+    fn english_letters_are_read_as_other_pieces_in_the_languages_that_make_them_so() {
+        let readings = |text, languages| -> Vec<(String, Languages)> {
+            relettered_readings(text, languages)
+                .into_iter()
+                .map(|(w, languages)| {
+                    assert_eq!(w.leniency, Some(Leniency::OtherLanguage), "{text}");
+                    (SanPlus { san: w.san, suffix: w.suffix }.to_string(), languages)
+                })
+                .collect()
+        };
+        let (czech, german, dutch, estonian, finnish, french) =
+            (1, 1 << 1, 1 << 2, 1 << 3, 1 << 4, 1 << 5);
+        let (hungarian, icelandic, spanish, portuguese, romanian) =
+            (1 << 6, 1 << 7, 1 << 8, 1 << 10, 1 << 11);
+        // R: the king in French, Italian, Spanish, Portuguese and Romanian, a knight in
+        // Estonian, Finnish and Icelandic; no letter in Czech, German and Dutch.
+        let king = french | spanish | portuguese | romanian;
+        let knight = estonian | finnish | icelandic;
+        assert_eq!(
+            readings("Rxf1+", notation::ALL_LANGUAGES),
+            [("Nxf1+".into(), knight), ("Kxf1+".into(), king)]
+        );
+        assert_eq!(readings("Rf1", french | german), [("Kf1".into(), french)]);
+        assert_eq!(readings("Rf1", czech | german | dutch), []);
+        // P: the Dutch knight; N: the Romanian bishop; B: the Hungarian rook.
+        assert_eq!(readings("Pd2", notation::ALL_LANGUAGES), [("Nd2".into(), dutch)]);
+        assert_eq!(readings("Nc4", notation::ALL_LANGUAGES), [("Bc4".into(), romanian)]);
+        assert_eq!(readings("Bd1", notation::ALL_LANGUAGES), [("Rd1".into(), hungarian)]);
+        // A pawn letter stays English (B no German pawn), and so do K, Q and castling.
+        for text in ["Bb5", "Kf1", "Qd1", "O-O", "e4"] {
+            assert_eq!(readings(text, german | czech), [], "{text}");
+        }
     }
 }

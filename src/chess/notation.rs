@@ -168,7 +168,7 @@ pub fn bishop_reading(text: &str) -> Option<San> {
 /// The piece letters of the languages other than English that §17 lists, in its order (pawn,
 /// knight, bishop, rook, queen, king), each set once. The standard allows them "for local
 /// presentation software" only, but files such software writes reach PGN readers all the same.
-const OTHER_LANGUAGES: [&[u8; 6]; 12] = [
+pub(super) const OTHER_LANGUAGES: [&[u8; 6]; 12] = [
     b"PJSVDK", // Czech
     b"BSLTDK", // Danish, German, Norwegian, Swedish
     b"OPLTDK", // Dutch

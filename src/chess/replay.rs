@@ -155,13 +155,22 @@ struct Line<P> {
     last: Option<(u64, Color)>,
     /// The move number indication waiting for its move.
     number: PendingNumber,
+    /// The languages whose piece letters (§17) this line's moves written with another
+    /// language's letters were read in so far, with those of the lines it branches from, up to
+    /// where it starts ([`language::other_language_reading`]).
+    languages: notation::Languages,
 }
 
 impl<P: shakmaty::Position> Line<P> {
-    fn start(pos: Option<Box<P>>, fullmove: u64, turn: Color) -> Self {
+    fn start(
+        pos: Option<Box<P>>,
+        fullmove: u64,
+        turn: Color,
+        languages: notation::Languages,
+    ) -> Self {
         let in_check = pos.as_ref().is_some_and(|p| p.is_check());
         let number = PendingNumber::default();
-        Line { pos, in_check, before_last: None, fullmove, turn, last: None, number }
+        Line { pos, in_check, before_last: None, fullmove, turn, last: None, number, languages }
     }
 }
 
@@ -200,9 +209,9 @@ pub struct Replayer<'a, V> {
     /// visitor may ask for it. Without either, the replay does not copy positions.
     keep_before: bool,
     canonical: Vec<u8>,
-    /// The languages whose piece letters this game's moves written with another language's
-    /// letters (§17) were read in so far.
-    languages: notation::Languages,
+    /// The languages whose piece letters (§17) this game's moves written with another
+    /// language's letters were read in so far, in any line.
+    game_languages: notation::Languages,
     /// The node after the text before the game's moves, if it has any (else 0).
     leading_text_end: usize,
     /// The last move node visited, and whether it was played as an en passant capture (`None`:
@@ -224,7 +233,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
             visit_positions,
             keep_before: visit_positions || has_variations,
             canonical: Vec::with_capacity(16),
-            languages: notation::ALL_LANGUAGES,
+            game_languages: notation::ALL_LANGUAGES,
             leading_text_end: 0,
             last_visited: None,
         }
@@ -238,7 +247,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
             .as_ref()
             .map_or((1, Color::White), |p| (u64::from(p.fullmoves().get()), p.turn()));
         let judged = start.is_some();
-        let mut line = Line::start(start.map(Box::new), fullmove, turn);
+        let mut line = Line::start(start.map(Box::new), fullmove, turn, notation::ALL_LANGUAGES);
         let mut parents: Vec<Line<P>> = Vec::new();
         let mut main_line_plies = 0u32;
         let mut main_ended: Option<Outcome> = None;
@@ -261,7 +270,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
                 NodeKind::VariationStart => {
                     let (fullmove, turn) = line.last.unwrap_or((line.fullmove, line.turn));
                     let from = if line.last.is_some() { line.before_last.clone() } else { None };
-                    let child = Line::start(from, fullmove, turn);
+                    let child = Line::start(from, fullmove, turn, line.languages);
                     parents.push(std::mem::replace(&mut line, child));
                 }
                 NodeKind::VariationEnd => {
@@ -332,7 +341,36 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         let Some((written, spelled)) = notation::read_spelled(text) else {
             return self.on_unread_move(i, depth, line, (node.range, text), numbered);
         };
+        if line.languages != notation::ALL_LANGUAGES {
+            let read = (written, spelled);
+            return self.on_move_in_known_languages(i, depth, line, (node.range, text), read);
+        }
         self.play_written(i, depth, line, (node.range, text), written, spelled)
+    }
+
+    /// Move node `i` of a judged line whose moves showed its languages (§17), at `range` of
+    /// the game's text (`text`), read in English piece letters as `written` (`spelled` as for
+    /// [`Self::play_written`]): played in the reading with those languages' letters that
+    /// [`language::learned_reading`] takes, if it takes one (`Rf1`, the king's move in French),
+    /// else as written. Not in line, so that English games do not pay for it.
+    #[cold]
+    #[inline(never)]
+    fn on_move_in_known_languages<P: Rules>(
+        &mut self,
+        i: usize,
+        depth: u32,
+        line: &mut Line<P>,
+        (range, text): (TextRange, &str),
+        (written, spelled): (Written, bool),
+    ) -> bool {
+        let pos: &P = line.pos.as_deref().expect("judged lines have a position");
+        let languages = (&mut line.languages, &mut self.game_languages);
+        let (written, spelled) =
+            match language::learned_reading(text, &written, (pos, line.in_check), languages) {
+                Some(relettered) => (relettered, false),
+                None => (written, spelled),
+            };
+        self.play_written(i, depth, line, (range, text), written, spelled)
     }
 
     /// Judge and play the move at node `i` of a judged line, at `range` of the game's text
@@ -443,7 +481,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         }
         let pos: &P = line.pos.as_deref().expect("judged lines have a position");
         let (after, src) = (self.game.line_moves_after(i), self.src);
-        let languages = &mut self.languages;
+        let languages = (&mut line.languages, &mut self.game_languages);
         match language::other_language_reading(text, (pos, line.in_check), languages, after, src) {
             Ok(written) => self.play_written(i, depth, line, (range, text), written, false),
             Err((code, message)) => {
