@@ -13,7 +13,8 @@ use invariants::{fix, format, ide, reparse, replay};
 use pgn_lsp::fmt::FormatOptions;
 use proptest::prelude::*;
 
-/// Real games to edit: tag sections, comments, variations, games without results.
+/// Real games to edit: tag sections, comments, variations, games without results, moves in
+/// the notations real files hold.
 const SEEDS: &[&str] = &[
     include_str!("fixtures/diagnostics/valid-tricky.pgn"),
     include_str!("fixtures/games/boundaries.pgn"),
@@ -22,6 +23,7 @@ const SEEDS: &[&str] = &[
     include_str!("fixtures/fmt/default/variations.pgn"),
     include_str!("fixtures/fmt/default/tag-notes.pgn"),
     include_str!("fixtures/fmt/default/move-numbers.pgn"),
+    include_str!("fixtures/fmt/default/san.pgn"),
 ];
 
 fn fragments(max: usize) -> impl Strategy<Value = String> {

@@ -37,7 +37,12 @@ impl WrittenNumber {
 
     /// More than one period before a White move.
     pub fn black_dots_before(&self, turn: Color) -> bool {
-        self.dots == 2 && turn == Color::White
+        self.is_black() && turn == Color::White
+    }
+
+    /// Written as a Black move's number: with more than one period (`12...`).
+    pub fn is_black(&self) -> bool {
+        self.dots == 2
     }
 
     /// Whether the indication fits move `fullmove` of `turn`: the same number, and periods

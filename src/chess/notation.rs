@@ -15,6 +15,9 @@ pub enum Leniency {
     LongAlgebraic,
     LowercasePiece,
     PromotionWithoutEquals,
+    /// `exf8(Q)` for `exf8=Q`, as some old software writes it (the parser makes the
+    /// parentheses part of the move).
+    PromotionInParentheses,
     DoublePlusMate,
     ColonCapture,
     /// `Bc4` for `Bxc4`, `ed5` for `exd5`, or `x` on a move that captures nothing.
@@ -35,6 +38,7 @@ impl Leniency {
             Leniency::PromotionWithoutEquals => {
                 "promotion is written with = and an uppercase piece"
             }
+            Leniency::PromotionInParentheses => "promotion is written with =, not in parentheses",
             Leniency::DoublePlusMate => "mate is written #, not ++",
             Leniency::ColonCapture => "captures are written with x",
             Leniency::CaptureMark => "captures, and only captures, are marked with x",
@@ -303,6 +307,12 @@ fn normalize(text: &str) -> Option<(String, Leniency)> {
     if is_long_algebraic(&b) {
         note(Leniency::LongAlgebraic);
     }
+    // The promotion piece in parentheses, in either case: `exf8(Q)`, `a1(n)`.
+    if let [.., b'(', letter, b')'] = b[..] {
+        note(Leniency::PromotionInParentheses);
+        b.truncate(b.len() - 3);
+        b.extend([b'=', letter.to_ascii_uppercase()]);
+    }
     // Promotion without `=` or with a lowercase piece: `a8Q`, `e7e8q`, `a8=q`.
     let n = b.len();
     if n >= 3 && matches!(b[n - 1].to_ascii_uppercase(), b'Q' | b'R' | b'B' | b'N' | b'K') {
@@ -401,6 +411,8 @@ mod tests {
             ("a8Q", "a8=Q", PromotionWithoutEquals),
             ("e7e8q", "e7e8=Q", LongAlgebraic),
             ("a8=q", "a8=Q", PromotionWithoutEquals),
+            ("exf8(Q)", "exf8=Q", PromotionInParentheses),
+            ("a1(n)+", "a1=N+", PromotionInParentheses),
             ("Qh4++", "Qh4#", DoublePlusMate),
             ("e4:d5", "e4xd5", ColonCapture),
         ];

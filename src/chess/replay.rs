@@ -159,6 +159,10 @@ struct Line<P> {
     /// language's letters were read in so far, with those of the lines it branches from, up to
     /// where it starts ([`language::other_language_reading`]).
     languages: notation::Languages,
+    /// The `move-number` diagnostic (its index) of the last number of this line that a fix
+    /// renumbers, until the line's next White move number: a move of the line that fails
+    /// before it withdraws the fix ([`Replayer::withdraw_renumbering`]).
+    renumbered: Option<usize>,
 }
 
 impl<P: shakmaty::Position> Line<P> {
@@ -170,7 +174,18 @@ impl<P: shakmaty::Position> Line<P> {
     ) -> Self {
         let in_check = pos.as_ref().is_some_and(|p| p.is_check());
         let number = PendingNumber::default();
-        Line { pos, in_check, before_last: None, fullmove, turn, last: None, number, languages }
+        let (last, renumbered) = (None, None);
+        Line {
+            pos,
+            in_check,
+            before_last: None,
+            fullmove,
+            turn,
+            last,
+            number,
+            languages,
+            renumbered,
+        }
     }
 }
 
@@ -259,6 +274,9 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
                     if let Some(left) = line.number.number(i, |n| self.node_bytes(n)) {
                         self.report_unnumbered(left);
                     }
+                    if line.renumbered.is_some() && self.numbers_white_move(i) {
+                        line.renumbered = None;
+                    }
                 }
                 NodeKind::Move | NodeKind::NullMove => {
                     let depth = parents.len() as u32;
@@ -317,7 +335,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         {
             let (fullmove, turn) = (line.fullmove, line.turn);
             let played = self.judge_move(i, depth, line, true);
-            self.report_move_number(n, (fullmove, turn), played);
+            self.report_move_number(n, (fullmove, turn), played, line);
             return played;
         }
         self.judge_move(i, depth, line, number.is_some())
@@ -551,6 +569,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         // A side in check cannot pass: the line cannot go on.
         line.pos = (*pos).clone().pass().map(Box::new);
         if line.pos.is_none() {
+            self.withdraw_renumbering(line);
             let text = &self.src[range];
             let side = explain::color_name(pos.turn());
             self.push(Diagnostic::new(
@@ -573,6 +592,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
     #[cold]
     fn break_line<P: ToVariant>(&mut self, i: usize, depth: u32, line: &mut Line<P>) -> bool {
         line.before_last = line.pos.take();
+        self.withdraw_renumbering(line);
         self.visited(i, depth, line, None, false);
         false
     }
@@ -777,9 +797,17 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
     /// or could not be. Its fix writes the count's number, unless the move could not be
     /// played: then the number may be right and a move missing before it (`2. Nf3 3. Bc4`,
     /// Black's second move left out), and no fix is certain; nor is it for a `1` after a blank
-    /// line, where a game without tags may start.
+    /// line, where a game without tags may start. A fix is remembered as `line`'s last
+    /// renumbering, which a move of the line failing later may still withdraw
+    /// ([`Self::withdraw_renumbering`]).
     #[cold]
-    fn report_move_number(&mut self, n: usize, (fullmove, turn): (u64, Color), played: bool) {
+    fn report_move_number<P>(
+        &mut self,
+        n: usize,
+        (fullmove, turn): (u64, Color),
+        played: bool,
+        line: &mut Line<P>,
+    ) {
         let range = self.game.nodes[n].range;
         let text = &self.src[range];
         let Some(written) = WrittenNumber::read(text.as_bytes()) else {
@@ -801,7 +829,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
             format!("{text} stands before a White move: write {expected}")
         };
         if !played {
-            let message = format!("{message}, unless a move is missing before it");
+            let message = format!("{message}{UNLESS_A_MOVE_IS_MISSING}");
             self.push(Diagnostic::new(Code::MoveNumber, range, message));
             return;
         }
@@ -818,12 +846,40 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
             return;
         }
         let fix = vec![TextEdit::new(range, expected.clone())];
+        let index = self.diagnostics.len();
         self.push(
             Diagnostic::new(Code::MoveNumber, range, message)
                 .with_fix(format!("Write {expected}"), fix),
         );
+        if self.diagnostics.len() > index {
+            line.renumbered = Some(index);
+        }
+    }
+
+    /// Whether the move number at node `n` is written as a White move's (`12.`, `12`), not as a
+    /// Black move's (`12...`).
+    #[cold]
+    fn numbers_white_move(&self, n: usize) -> bool {
+        WrittenNumber::read(self.node_bytes(n)).is_some_and(|written| !written.is_black())
+    }
+
+    /// A move of `line` failed. A number the line renumbered since its last White move number
+    /// may be right after all, and a move missing before it (`1. e4 2. e5 d5`: Black's first
+    /// move is left out, and renumbering `2.` as `1...` leaves d5 as illegal as before): the
+    /// fix is withdrawn, and the message says why.
+    #[cold]
+    fn withdraw_renumbering<P>(&mut self, line: &mut Line<P>) {
+        if let Some(index) = line.renumbered.take() {
+            let diagnostic = &mut self.diagnostics[index];
+            diagnostic.fixes.clear();
+            diagnostic.message.push_str(UNLESS_A_MOVE_IS_MISSING);
+        }
     }
 }
+
+/// What a `move-number` message adds where the number may be right and a move missing before
+/// it: its move, or a move after it, cannot be played as counted.
+const UNLESS_A_MOVE_IS_MISSING: &str = ", unless a move is missing before it";
 
 /// Find the legal move a written move means when its reading as written, `w.san`, is not one
 /// (`error` says why). Tries a move given by its from-square (UCI `g1f3`, `e1g1`, and `Ke1-g1`

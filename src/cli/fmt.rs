@@ -242,8 +242,8 @@ impl<'a> KeptReporter<'a> {
                 game.start as usize,
                 "its moves could not be numbered: its FEN cannot be read (or holds a position \
                  of a variant whose rules are not known), text stands before its first move, a \
-                 move number stands before no move, or one written at or after a move that \
-                 cannot be played disagrees with the count"
+                 word among its moves reads as no move, a move number stands before no move, or \
+                 one written at or after a move that cannot be played disagrees with the count"
                     .to_owned(),
             ),
             KeepReason::NotAGame => (

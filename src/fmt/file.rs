@@ -35,8 +35,8 @@ pub enum KeepReason {
     /// game from `format_or_keep`).
     SyntaxError(Diagnostic),
     /// The moves could not be numbered: the chess replay did not reach every move (text before
-    /// the first move, a FEN that cannot be read), or move numbers written after a move it
-    /// could not play disagree with its count.
+    /// the first move, a FEN that cannot be read), a word among the moves reads as no move, or
+    /// move numbers written after a move it could not play disagree with its count.
     NotNumbered,
     /// No game: text between games ([`chess::is_text_between_games`]), which formatting would
     /// give a tag section and move numbers.

@@ -40,14 +40,17 @@ impl MoveFact {
 /// node as the replay found them (`None` for other nodes, and for a move the replay did not
 /// reach). Returns whether the game's moves can be numbered: whether the replay knew where the
 /// numbers start (a FEN tag it could not read leaves them unknown), reached every move node,
-/// every move number written before a move the replay could not play fits the
-/// number it counted, and every move number stands before a move. Else the game is to be left
-/// as it is rather than misnumbered or stripped of text: the words before a game's first move
-/// number that the replay reads as text, not moves (`Hello 1. c4 c5`), are not reached; at a
-/// move that cannot be played, and after it, the count is a guess that a written number may
-/// contradict (`1. e4 Hello 3. Nf3`, or `2. Nf3 3. Bc4` where Black's second move is missing);
-/// and a number before no move (`12.03.2024`, `2.` before the result) would be deleted. Nodes
-/// are passed as the replay goes, so that nothing is kept per move.
+/// every move node the replay could not play reads as a move in some notation, every move
+/// number written before such a move fits the number it counted, and every move number stands
+/// before a move. Else the game is to be left as it is rather than misnumbered or stripped of
+/// text: the words before a game's first move number that the replay reads as text, not moves
+/// (`Hello 1. c4 c5`), are not reached; a word among the moves that reads as no move (`White
+/// resigns`, the `a` of `$1a`) may be anything but a move, and numbering it as one would
+/// number the moves after it wrongly; at a move that cannot be played, and after it, the count
+/// is a guess that a written number may contradict (`1. e4 e5 2. Ke3 3. Nf3`, or `2. Nf3 3. Bc4`
+/// where Black's second move is missing); and a number before no move (`12.03.2024`, `2.`
+/// before the result) would be deleted. Nodes are passed as the replay goes, so that nothing
+/// is kept per move.
 pub(crate) fn walk(game: &Game, src: &str, mut each: impl FnMut(usize, Option<&MoveFact>)) -> bool {
     let mut numbered = true;
     // The move number waiting for its move in the line being walked and in each line it is a
@@ -73,6 +76,8 @@ pub(crate) fn walk(game: &Game, src: &str, mut each: impl FnMut(usize, Option<&M
                     Some(f) if f.san.is_none() => {
                         let written = number.and_then(|n| WrittenNumber::read(text(n)));
                         numbered &= written.is_none_or(|w| w.fits(f.fullmove, f.turn));
+                        numbered &= node.kind == NodeKind::NullMove
+                            || chess::reads_as_move(&src[node.range]);
                     }
                     Some(_) => {}
                 }

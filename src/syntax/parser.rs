@@ -1104,6 +1104,9 @@ impl<'a> Parser<'a> {
             TokenKind::LineComment => self.push_node(NodeKind::LineComment, t.range),
             TokenKind::Escape => self.push_node(NodeKind::Escape, t.range),
             TokenKind::LParen => {
+                if self.promotion_in_parentheses(t) {
+                    return Step::Continue;
+                }
                 let (moves_before, inside_misplaced) = self.current_line();
                 let misplaced = moves_before == 0;
                 if misplaced && !inside_misplaced {
@@ -1285,6 +1288,50 @@ impl<'a> Parser<'a> {
             self.bump();
         }
         self.push_node(NodeKind::EnPassantMark, TextRange::new(mark_start, mark_end as u32));
+    }
+
+    /// A `(` (`t`, just consumed) glued to a pawn move to the last rank, with a piece letter
+    /// (`Q`, `R`, `B` or `N`, in either case, as `a8q` is read) and `)` right after it
+    /// (`exf8(Q)`, `a1(n)`): the promotion piece as some old software writes it, not a
+    /// variation. The lexer reads `exf8`, `(`, `Q` and `)`; the move is then the four, and a
+    /// check or mate sign glued after them (`exf8(Q)+`, where `+` and `#` are no tokens of
+    /// their own), for the chess layer to read as `exf8=Q+`. Returns whether it was so.
+    /// Parentheses are rare in movetext, so the move's text is tested here, as in
+    /// [`Parser::dots`].
+    fn promotion_in_parentheses(&mut self, t: Token) -> bool {
+        let bytes = self.src.as_bytes();
+        let after = t.range.end as usize;
+        let glued = match self.game.nodes.last() {
+            Some(last) => {
+                last.kind == NodeKind::Move
+                    && last.range.end == t.range.start
+                    && matches!(bytes[last.range.start as usize], b'a'..=b'h')
+                    && matches!(bytes[t.range.start as usize - 1], b'1' | b'8')
+                    && matches!(
+                        bytes.get(after..after + 2),
+                        Some([b'Q' | b'R' | b'B' | b'N' | b'q' | b'r' | b'b' | b'n', b')'])
+                    )
+            }
+            None => false,
+        };
+        if !glued {
+            return false;
+        }
+        let mut end = after as u32 + 2;
+        // The piece letter and `)`.
+        while self.tok().range.start < end {
+            self.bump();
+        }
+        while let next = self.tok()
+            && next.kind == TokenKind::Unknown
+            && next.range.start == end
+            && matches!(self.text(next.range), "+" | "#")
+        {
+            end = self.bump().range.end;
+        }
+        let last = self.game.nodes.len() - 1;
+        self.game.nodes[last].range.end = end;
+        true
     }
 
     /// An HTML character reference in the movetext (`&plusmn;`): an error, with the glyph it
