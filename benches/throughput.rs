@@ -111,8 +111,10 @@ impl Input {
 /// Run the binary once with `args` on the file at `path`; the time from its start to its exit.
 fn run_binary(path: &str, args: &[&str]) -> Duration {
     let (elapsed, status) = run_whole(Path::new(BINARY), path, args);
-    // check: 0 or 1 (errors found); fmt --check: 0 or 1 (would change).
-    assert!(matches!(status.code(), Some(0 | 1)), "pgn-lsp {args:?}: {status}");
+    // check: 0 or 1 (errors found); fmt --check: 0, 1 (would change) or 2 (a game it cannot
+    // format, such as one with an unclosed comment, which it keeps as it is).
+    let done = if args[0] == "fmt" { 0..=2 } else { 0..=1 };
+    assert!(status.code().is_some_and(|code| done.contains(&code)), "pgn-lsp {args:?}: {status}");
     elapsed
 }
 

@@ -1,7 +1,8 @@
 //! The adversarial inputs (`tests/adversarial_inputs`) through the real binary's `check` and
-//! `fmt`: no crash (exit status 0 or 1 as the diagnostics say, never 2 or a panic's 101),
-//! nothing on standard error, the diagnostics each input calls for with short messages, and a
-//! formatted file that keeps all of its content and is formatted for good.
+//! `fmt`: no crash (`check`'s exit status 0 or 1 as the diagnostics say, never 2 or a panic's
+//! 101; `fmt`'s 0, or 2 when it lists games it kept as they are), nothing on `check`'s standard
+//! error, the diagnostics each input calls for with short messages, and a formatted file that
+//! keeps all of its content and is formatted for good.
 //!
 //! `cargo test` runs each input at its test size. The full sizes (a million `(`, a 100 MB line,
 //! a million games, ...) run on the release build with `cargo test --release --test
@@ -116,8 +117,9 @@ fn check(input: &Input, dir: &Path, file: &Path, measure: bool) -> Run {
     run
 }
 
-/// `fmt` in place: exit status 0, the content kept (games with structural errors byte for
-/// byte), and the result formatted for good (`fmt --check` finds nothing to do).
+/// `fmt` in place: exit status 0, or 2 when standard error lists only games kept as they are
+/// (structural errors, ...); the content kept (those games byte for byte), and the result
+/// formatted for good (`fmt --check` finds nothing to do but those games again).
 fn fmt(input: &Input, dir: &Path, file: &Path, measure: bool) -> Run {
     let name = input.name;
     let report = dir.join("fmt.time");
@@ -126,19 +128,28 @@ fn fmt(input: &Input, dir: &Path, file: &Path, measure: bool) -> Run {
         &dir.join("fmt.out"),
         measure.then_some(report.as_path()),
     );
-    assert_eq!(run.status, 0, "{name}: fmt exit status; stderr: {}", run.stderr);
+    let kept_games = !run.stderr.is_empty();
+    assert!(
+        run.stderr.lines().all(|line| line.contains(": game kept as it is: ")),
+        "{name}: fmt wrote to stderr: {}",
+        run.stderr
+    );
+    let want_status = if kept_games { 2 } else { 0 };
+    assert_eq!(run.status, want_status, "{name}: fmt exit status; stderr: {}", run.stderr);
     let output = std::fs::read(file).expect("the formatted file");
     let (before, after) = (decode(&input.bytes), decode(&output));
     if let Err(e) = compare_texts(&before, &after, &FormatOptions::default()) {
         panic!("{name}: formatting changed the content: {e}");
     }
-    let again = run_quiet(&["fmt", "--check", file.to_str().unwrap()], dir);
-    assert_eq!(again, 0, "{name}: formatting the output again would change it");
+    let listed = dir.join("again.out");
+    let again = pgn_lsp(&["fmt", "--check", file.to_str().unwrap()], &listed, None);
+    let listed = std::fs::read_to_string(listed).expect("the files fmt --check listed");
+    assert_eq!(
+        (again.status, listed.as_str()),
+        (want_status, ""),
+        "{name}: formatting the output again would change it"
+    );
     run
-}
-
-fn run_quiet(args: &[&str], dir: &Path) -> i32 {
-    pgn_lsp(args, &dir.join("quiet.out"), None).status
 }
 
 fn check_and_fmt(name: &str) {

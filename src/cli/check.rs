@@ -22,7 +22,7 @@ use super::rewrite::Failure;
 use super::stream::{self, StreamEncoding, StreamedText};
 use super::tally::Tally;
 use super::workers::Workers;
-use super::{EXIT_FAILURE, EXIT_USAGE};
+use super::{EXIT_ERROR, EXIT_FAILURE};
 use crate::config::ConfigFinder;
 use crate::syntax::{Code, Diagnostic, DiagnosticFilter, Severity};
 
@@ -203,7 +203,7 @@ fn check_files(args: &CheckArgs) -> ExitCode {
                     }
                     input = fixed;
                 }
-                Err(Failure::BrokenPipe) => return ExitCode::from(EXIT_USAGE),
+                Err(Failure::BrokenPipe) => return ExitCode::from(EXIT_ERROR),
                 Err(Failure::Message(message)) => {
                     eprintln!("pgn-lsp: cannot fix {message}");
                     unreadable = true;
@@ -226,7 +226,7 @@ fn check_files(args: &CheckArgs) -> ExitCode {
         return output_failed(&e);
     }
     if unreadable {
-        ExitCode::from(EXIT_USAGE)
+        ExitCode::from(EXIT_ERROR)
     } else if tally.fails(args.deny_warnings) {
         ExitCode::from(EXIT_FAILURE)
     } else {
@@ -267,7 +267,7 @@ fn output_failed(e: &io::Error) -> ExitCode {
     if e.kind() != io::ErrorKind::BrokenPipe {
         eprintln!("pgn-lsp: cannot write the output: {e}");
     }
-    ExitCode::from(EXIT_USAGE)
+    ExitCode::from(EXIT_ERROR)
 }
 
 /// Check every game of one file, writing its diagnostics to `out` batch by batch.

@@ -5,24 +5,33 @@
 //! line break of their first line (`\r\n` or `\n`); files already formatted are never
 //! touched. Output streams game by game.
 //!
-//! Games kept as they are (structural syntax errors, and the rare games formatting would change
-//! the reading of) are reported on standard error as `file:line: ...`; they do not change the
-//! exit status (`pgn-lsp check` reports syntax errors).
-//! Exit status: 0, or 1 with `--check` when a file would change, or 2 on usage or I/O errors.
+//! Games kept as they are (structural syntax errors, moves that cannot be numbered, text between
+//! games, and the rare games formatting would change the reading of) are reported on standard
+//! error as `file:line: ...`, and the other games are formatted all the same. A file with such a
+//! game is not in export format and formatting cannot put it there, so it fails every mode as
+//! `rustfmt` and `prettier` fail on a file they cannot parse: see [`EXIT_STATUS`].
 
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
-use super::EXIT_USAGE;
 use super::batches::for_each_batch;
 use super::input::{Encoding, Input, Source};
 use super::line_breaks::Cursor;
 use super::paths;
 use super::rewrite::{Comparison, Failure, Rewrite, encode, refuse_lossy, refuse_too_long};
 use super::workers::Workers;
+use super::{EXIT_ERROR, EXIT_FAILURE};
 use crate::config::{ConfigFinder, MIN_LINE_WIDTH};
 use crate::fmt::{Buffers, FormatOptions, FormattedGame, GameOutput, Joiner, KeepReason};
 use crate::text::{TextRange, line_break_of};
+
+/// The exit statuses of `fmt`, as `fmt --help` gives them.
+pub const EXIT_STATUS: &str = "Exit status: 0 when every game was formatted (with --check: and \
+no file would change); 1 with --check when a file would change; 2 when a game could not be \
+formatted, and on a usage or I/O error. A game that cannot be formatted (an unclosed comment or \
+variation, a broken tag, moves that cannot be numbered, text between games) is kept as it is \
+and listed on standard error; the other games are formatted and written all the same, and \
+`pgn-lsp check` says what to mend.";
 
 #[derive(clap::Args)]
 pub struct FmtArgs {
@@ -31,7 +40,8 @@ pub struct FmtArgs {
     /// input to standard output.
     #[arg(default_value = "-")]
     pub files: Vec<String>,
-    /// Write nothing; list the files that would change, and exit with 1 if any would.
+    /// Write nothing; list the files that would change, and exit with 1 if any would (2 if a
+    /// game cannot be formatted).
     #[arg(long)]
     pub check: bool,
     /// Write nothing; print a unified diff of the changes.
@@ -77,11 +87,15 @@ pub fn run(args: FmtArgs) -> ExitCode {
 fn format_files(args: &FmtArgs) -> ExitCode {
     let mut finder = ConfigFinder::default();
     let mut would_change = false;
+    let mut kept_games = false;
     let mut failed = false;
     for file in paths::expand(&args.files) {
         let file = file.map_err(Failure::Message);
         match file.and_then(|file| format_file(args, &mut finder, &file)) {
-            Ok(changed) => would_change |= changed,
+            Ok(formatted) => {
+                would_change |= formatted.changed;
+                kept_games |= formatted.kept_games;
+            }
             Err(Failure::BrokenPipe) => break,
             Err(Failure::Message(message)) => {
                 eprintln!("pgn-lsp fmt: {message}");
@@ -89,24 +103,37 @@ fn format_files(args: &FmtArgs) -> ExitCode {
             }
         }
     }
-    if failed {
-        ExitCode::from(EXIT_USAGE)
+    if failed || kept_games {
+        ExitCode::from(EXIT_ERROR)
     } else if args.check && would_change {
-        ExitCode::from(1)
+        ExitCode::from(EXIT_FAILURE)
     } else {
         ExitCode::SUCCESS
     }
 }
 
-/// Format one file as the flags say; returns whether its text changes.
-fn format_file(args: &FmtArgs, finder: &mut ConfigFinder, file: &str) -> Result<bool, Failure> {
+/// What formatting one file came to.
+struct Formatted {
+    /// Whether its text changes (with `--check` and `--diff`: would change).
+    changed: bool,
+    /// Whether a game of it was kept as it is (and reported): the file is not in export format,
+    /// and formatting cannot put it there.
+    kept_games: bool,
+}
+
+/// Format one file as the flags say.
+fn format_file(
+    args: &FmtArgs,
+    finder: &mut ConfigFinder,
+    file: &str,
+) -> Result<Formatted, Failure> {
     let options = args.options(finder, file).map_err(Failure::Message)?;
     let input = Input::open(file).map_err(|e| Failure::io(file, e))?;
     let source = input.decode(false);
     refuse_too_long(source.name, source.text.len(), "formatted")?;
     if args.diff {
         let mut formatted = String::with_capacity(source.text.len());
-        stream(&source, &options, |text| {
+        let kept_games = stream(&source, &options, |text| {
             formatted.push_str(text);
             Ok(())
         })?;
@@ -114,11 +141,11 @@ fn format_file(args: &FmtArgs, finder: &mut ConfigFinder, file: &str) -> Result<
         if changed {
             write_diff(&source, &formatted).map_err(|e| Failure::io("standard output", e))?;
         }
-        return Ok(changed);
+        return Ok(Formatted { changed, kept_games });
     }
     let mut comparison = Comparison::new(&source.text);
     if args.check {
-        stream(&source, &options, |text| {
+        let kept_games = stream(&source, &options, |text| {
             comparison.feed(text);
             Ok(())
         })?;
@@ -126,22 +153,22 @@ fn format_file(args: &FmtArgs, finder: &mut ConfigFinder, file: &str) -> Result<
             writeln!(io::stdout().lock(), "{}", source.name)
                 .map_err(|e| Failure::io("standard output", e))?;
         }
-        return Ok(comparison.changed());
+        return Ok(Formatted { changed: comparison.changed(), kept_games });
     }
     refuse_lossy(&source, "formatted")?;
     if file == "-" {
         let mut out = BufWriter::new(io::stdout().lock());
-        stream(&source, &options, |text| {
+        let kept_games = stream(&source, &options, |text| {
             comparison.feed(text);
             out.write_all(&encode(text, source.encoding))
                 .map_err(|e| Failure::io("standard output", e))
         })?;
         out.flush().map_err(|e| Failure::io("standard output", e))?;
-        return Ok(comparison.changed());
+        return Ok(Formatted { changed: comparison.changed(), kept_games });
     }
     let mut rewrite = Rewrite::new(file, &source.text, source.encoding);
-    stream(&source, &options, |text| rewrite.take(text))?;
-    rewrite.finish()
+    let kept_games = stream(&source, &options, |text| rewrite.take(text))?;
+    Ok(Formatted { changed: rewrite.finish()?, kept_games })
 }
 
 /// Print the unified diff from `source` to its `formatted` text, its lines split at LF alone,
@@ -173,12 +200,13 @@ fn write_diff(source: &Source<'_>, formatted: &str) -> io::Result<()> {
 }
 
 /// Format `source` game by game (in parallel batches, handed out in file order), report the
-/// games kept as they are, and pass the text of each game to `sink`.
+/// games kept as they are, and pass the text of each game to `sink`; returns whether a game was
+/// kept.
 fn stream(
     source: &Source<'_>,
     options: &FormatOptions,
     mut sink: impl FnMut(&str) -> Result<(), Failure>,
-) -> Result<(), Failure> {
+) -> Result<bool, Failure> {
     let text: &str = &source.text;
     let line_break = line_break_of(text);
     // Whether the text written so far ends with a `\r`.
@@ -217,7 +245,8 @@ fn stream(
             }
             Ok(())
         },
-    )
+    )?;
+    Ok(reporter.kept)
 }
 
 /// Reports the games kept as they are, with their line numbers, on standard error.
@@ -225,15 +254,18 @@ struct KeptReporter<'a> {
     source: &'a Source<'a>,
     /// The last game reported, and its line.
     at: Cursor,
+    /// Whether a game was kept.
+    kept: bool,
 }
 
 impl<'a> KeptReporter<'a> {
     fn new(source: &'a Source<'a>) -> Self {
-        KeptReporter { source, at: Cursor::START }
+        KeptReporter { source, at: Cursor::START, kept: false }
     }
 
     fn report(&mut self, game: &FormattedGame<'_>) {
         let GameOutput::Kept(reason) = &game.output else { return };
+        self.kept = true;
         let (at, why) = match reason {
             KeepReason::SyntaxError(d) => {
                 (d.range.start as usize, format!("{} [{}]", d.message, d.code.as_str()))

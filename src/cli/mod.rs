@@ -43,13 +43,16 @@ enum Command {
     /// Report illegal moves, wrong move numbers, result mismatches and other problems.
     Check(check::CheckArgs),
     /// Rewrite PGN in the standard's export format.
+    #[command(after_help = fmt::EXIT_STATUS)]
     Fmt(fmt::FmtArgs),
 }
 
-/// Exit status when `check` found an error (or a warning, with `--deny-warnings`).
+/// Exit status when `check` found an error (or a warning, with `--deny-warnings`), or
+/// `fmt --check` a file that would change.
 pub const EXIT_FAILURE: u8 = 1;
-/// Exit status for usage and I/O errors (clap uses it too).
-pub const EXIT_USAGE: u8 = 2;
+/// Exit status when a command could not do all it was asked: a usage error (clap exits with 2
+/// too), a file that cannot be read or written, or, for `fmt`, a game it cannot format.
+pub const EXIT_ERROR: u8 = 2;
 
 /// The program's entry point.
 pub fn main() -> ExitCode {

@@ -3,7 +3,7 @@
 use std::num::NonZeroUsize;
 use std::process::ExitCode;
 
-use super::EXIT_USAGE;
+use super::EXIT_ERROR;
 
 /// The `--jobs` option of `check` and `fmt`.
 #[derive(clap::Args)]
@@ -28,7 +28,7 @@ impl Workers {
             Ok(pool) => pool.install(work),
             Err(e) => {
                 eprintln!("pgn-lsp: cannot start {threads} worker threads: {e}");
-                ExitCode::from(EXIT_USAGE)
+                ExitCode::from(EXIT_ERROR)
             }
         }
     }

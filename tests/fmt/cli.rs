@@ -370,7 +370,8 @@ fn a_crlf_file_keeps_its_line_breaks() {
     let dir = tempfile::tempdir().unwrap();
     let crlf = MESSY.replace('\n', "\r\n") + "\r\n[Event \"b\"]\r\n\r\n1.e4 {open\r\n";
     let out = pgn_lsp(&["fmt"], dir.path(), crlf.as_bytes());
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // The game with the open comment is kept as it is (exit status 2), its CRLF with it.
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     let expected = FORMATTED.replace('\n', "\r\n") + "[Event \"b\"]\r\n\r\n1.e4 {open\r\n";
     assert_eq!(text(&out.stdout), expected);
     let mixed = MESSY.to_owned() + "\r\n";
@@ -385,7 +386,7 @@ fn games_with_structural_errors_are_kept_and_reported_with_their_line() {
         "[Event \"a\"]\n\n1.e4 *\n\n[Event \"b\"]\n\n1.e4 {open\n\n[Event \"c\"]\n\n1.d4 *\n";
     fs::write(dir.path().join("g.pgn"), input).unwrap();
     let out = pgn_lsp(&["fmt", "--no-add-missing-tags", "g.pgn"], dir.path(), b"");
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.status.code(), Some(2), "a game could not be formatted");
     let stderr = text(&out.stderr);
     assert!(stderr.starts_with("g.pgn:7: game kept as it is: "), "{stderr}");
     assert!(stderr.contains("[unterminated-comment]"), "{stderr}");
@@ -399,15 +400,51 @@ fn games_with_structural_errors_are_kept_and_reported_with_their_line() {
     assert_eq!(fs::read_to_string(dir.path().join("g.pgn")).unwrap(), expected);
 }
 
-/// Format `input` from standard input with `args`: it comes back unchanged, and standard
-/// error reports its first game kept, for the reason `why` names.
+/// Format `input` from standard input with `args`: it comes back unchanged, standard error
+/// reports its first game kept, for the reason `why` names, and the exit status is 2.
 fn assert_kept_from_stdin(args: &[&str], input: &str, why: &str) {
     let dir = tempfile::tempdir().unwrap();
     let out = pgn_lsp(&[&["fmt"], args].concat(), dir.path(), input.as_bytes());
-    assert_eq!((out.status.code(), text(&out.stdout)), (Some(0), input));
+    assert_eq!((out.status.code(), text(&out.stdout)), (Some(2), input));
     let stderr = text(&out.stderr);
     assert!(stderr.starts_with("<stdin>:1: game kept as it is: "), "{stderr}");
     assert!(stderr.contains(why), "{stderr}");
+}
+
+/// A game that cannot be formatted (a move number that disagrees with the count after a move
+/// that cannot be played) is kept as it is and listed on standard error: its file is not in
+/// export format, and formatting cannot put it there. Every mode then exits with 2, as
+/// prettier does on a file it cannot parse (1 stays "would change", as with `--check` alone),
+/// after the other games and files are formatted, listed or diffed all the same.
+#[test]
+fn a_game_that_cannot_be_formatted_exits_with_2_in_every_mode() {
+    const KEPT: &str = "[Event \"E\"]\n\n1. e4 e5 2. Ke3 3. Nc6 *\n";
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("kept.pgn"), KEPT).unwrap();
+    fs::write(dir.path().join("messy.pgn"), MESSY).unwrap();
+    let assert_kept_reported = |out: &Output| {
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.starts_with("kept.pgn:1: game kept as it is: its moves could not"),
+            "{stderr}"
+        );
+    };
+    let out = pgn_lsp(&["fmt", "--check", "kept.pgn"], dir.path(), b"");
+    assert_eq!((out.status.code(), text(&out.stdout)), (Some(2), ""));
+    assert_kept_reported(&out);
+    let out = pgn_lsp(&["fmt", "--check", "kept.pgn", "messy.pgn"], dir.path(), b"");
+    assert_eq!((out.status.code(), text(&out.stdout)), (Some(2), "messy.pgn\n"));
+    let out = pgn_lsp(&["fmt", "--diff", "kept.pgn", "messy.pgn"], dir.path(), b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stdout).starts_with("--- a/messy.pgn\n"), "{}", text(&out.stdout));
+    assert_kept_reported(&out);
+    let out = pgn_lsp(&["fmt", "kept.pgn", "messy.pgn"], dir.path(), b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert_kept_reported(&out);
+    assert_eq!(fs::read_to_string(dir.path().join("kept.pgn")).unwrap(), KEPT);
+    assert_eq!(fs::read_to_string(dir.path().join("messy.pgn")).unwrap(), FORMATTED);
+    let out = pgn_lsp(&["fmt", "--check", "messy.pgn"], dir.path(), b"");
+    assert_eq!(out.status.code(), Some(0), "the other file was formatted");
 }
 
 /// A game whose FEN cannot be read has no known move numbers: it is kept and reported.
