@@ -22,6 +22,9 @@ pub enum Leniency {
     ColonCapture,
     /// `Bc4` for `Bxc4`, `ed5` for `exd5`, or `x` on a move that captures nothing.
     CaptureMark,
+    /// `exd6ep`: an en passant mark glued to a pawn capture onto the third or sixth rank, which
+    /// is right, if not standard, on an en passant capture (§8.2.3.3), as `exd6 ep` is.
+    EnPassantMark,
     /// `Sf3` (German) for `Nf3`: the piece letters of another language (§17).
     OtherLanguage,
 }
@@ -42,6 +45,7 @@ impl Leniency {
             Leniency::DoublePlusMate => "mate is written #, not ++",
             Leniency::ColonCapture => "captures are written with x",
             Leniency::CaptureMark => "captures, and only captures, are marked with x",
+            Leniency::EnPassantMark => "ep marks an en passant capture, and the move is none",
             Leniency::OtherLanguage => {
                 "a piece letter of another language: PGN's are K, Q, R, B and N"
             }
@@ -152,12 +156,30 @@ fn read_any(text: &str) -> Option<Written> {
             (sp, Some(Leniency::PromotionWithoutEquals))
         }
         Ok(sp) => (sp, None),
-        Err(_) => {
-            let (normalized, leniency) = normalize(text)?;
-            (SanPlus::from_ascii(normalized.as_bytes()).ok()?, Some(leniency))
-        }
+        Err(_) => match normalize(text) {
+            Some((normalized, leniency)) => {
+                (SanPlus::from_ascii(normalized.as_bytes()).ok()?, Some(leniency))
+            }
+            None => return read_en_passant_marked(text),
+        },
     };
     Some(Written { san: sp.san, suffix: sp.suffix, leniency })
+}
+
+/// A pawn capture onto the third or sixth rank with the en passant mark `ep` glued to it,
+/// before its check or mate sign if it has one (`exd6ep`, `exd6ep+`), read as the capture
+/// ([`Leniency::EnPassantMark`]). A mark apart (`exd6 ep`), and `e.p.` (`exd6e.p.`, which the
+/// lexer reads as more tokens), are the parser's: a node of their own after the move.
+fn read_en_passant_marked(text: &str) -> Option<Written> {
+    let (body, sign) = split_suffix(text);
+    let capture = body.strip_suffix("ep").filter(|capture| !capture.ends_with(['+', '#']))?;
+    let written = read_common_san(format!("{capture}{sign}").as_bytes())?;
+    let San::Normal { role: Role::Pawn, capture: true, to, promotion: None, .. } = written.san
+    else {
+        return None;
+    };
+    matches!(to.rank(), Rank::Third | Rank::Sixth)
+        .then_some(Written { leniency: Some(Leniency::EnPassantMark), ..written })
 }
 
 /// A move starting with a lowercase `b` read as a bishop move (`bxc3` for `Bxc3`); tried only
@@ -418,6 +440,19 @@ mod tests {
         ];
         for (text, san, why) in cases {
             assert_eq!(lenient(text), (san.to_owned(), Some(why)), "{text}");
+        }
+    }
+
+    /// `ep` glued to a pawn capture onto the third or sixth rank, before its sign if it has
+    /// one, reads as the capture; glued to anything else, or after the sign, it is no move.
+    #[test]
+    fn an_en_passant_mark_glued_to_a_pawn_capture_is_read() {
+        for (text, san) in [("exd6ep", "exd6"), ("exd6ep+", "exd6+"), ("gxf3ep#", "gxf3#")] {
+            assert_eq!(lenient(text), (san.to_owned(), Some(Leniency::EnPassantMark)), "{text}");
+        }
+        let others = ["exd5ep", "ed6ep", "Nxd6ep", "exd6+ep", "exd8=Qep", "e6ep", "exd6ep++", "ep"];
+        for text in others {
+            assert!(read(text).is_none(), "{text}");
         }
     }
 

@@ -297,7 +297,7 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
                         line = parent;
                     }
                 }
-                NodeKind::EnPassantMark => self.on_en_passant_mark(i),
+                NodeKind::EnPassantMark => self.on_en_passant_mark(i, &line),
                 NodeKind::Result => {
                     self.end_line(&mut line);
                     if parents.is_empty() && main_ended.is_none() {
@@ -442,7 +442,9 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
                 self.report_check_suffix(range, text, written.suffix, canonical, decided_by, None);
             }
         } else {
-            self.judge_notation(range, text, &written, how, canonical, decided_by);
+            let written = Written { leniency: how, ..written };
+            let en_passant = m.is_en_passant();
+            self.judge_notation(range, text, &written, canonical, decided_by, en_passant);
         }
         let written_canonical = as_written && spelled && written.suffix == canonical.suffix;
         self.visited(i, depth, line, Some((m, canonical)), written_canonical);
@@ -631,31 +633,69 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         line.advance();
     }
 
-    /// An `e.p.` mark (node `i`) after a move that is no en passant capture, or after no move:
-    /// a `non-canonical-san` whose fix removes it. After a move that was not played nothing is
-    /// known, and after an en passant capture the mark is right, if not standard (§8.2.3.3: en
-    /// passant captures have no special notation; `fmt` leaves the mark out there).
+    /// An `e.p.` mark (node `i`) in `line`, perhaps with the check or mate sign of the move
+    /// before it (`exd6 e.p.+`). After a move that is no en passant capture, or after no move,
+    /// it is a `non-canonical-san` whose fix removes it (but for that sign). After an en passant
+    /// capture it is right, if not standard (§8.2.3.3: en passant captures have no special
+    /// notation; `fmt` leaves the mark out there). Its sign, when the move has none of its own,
+    /// is judged as the move's. After a move that was not played nothing is known.
     #[cold]
-    fn on_en_passant_mark(&mut self, i: usize) {
+    fn on_en_passant_mark<P: Rules>(&mut self, i: usize, line: &Line<P>) {
         let mark = self.game.nodes[i].range;
+        let mark_text = &self.src[mark];
         let before = i.checked_sub(1).map(|b| self.game.nodes[b]);
-        let message = match before {
-            Some(node) if node.kind == NodeKind::Move => match self.last_visited {
-                Some((visited, Some(false))) if visited + 1 == i => format!(
-                    "{} marks an en passant capture, and {} is none: remove it",
-                    &self.src[mark],
-                    excerpt(&self.src[node.range])
-                ),
-                _ => return,
-            },
-            _ => {
-                format!("{} marks an en passant capture, and stands after no move", &self.src[mark])
-            }
+        let Some(before) = before.filter(|node| node.kind == NodeKind::Move) else {
+            let message =
+                format!("{mark_text} marks an en passant capture, and stands after no move");
+            let start = before.map_or(mark.start, |node| node.range.end);
+            let fix = TextEdit::new(TextRange::new(start, mark.end), String::new());
+            return self.report_misplaced_mark(mark, message, fix);
         };
-        let start = before.map_or(mark.start, |node| node.range.end);
-        let fix = vec![TextEdit::new(TextRange::new(start, mark.end), String::new())];
+        let Some((_, Some(en_passant))) = self.last_visited.filter(|(visited, _)| visited + 1 == i)
+        else {
+            return;
+        };
+        let move_text = &self.src[before.range];
+        let sign = trailing_sign(mark_text).filter(|_| trailing_sign(move_text).is_none());
+        // The sign the move should have, where its sign stands on the mark.
+        let canonical =
+            sign.and_then(|sign| self.judge_sign_on_mark(line, before.range, mark, sign));
+        if !en_passant {
+            let message = format!(
+                "{mark_text} marks an en passant capture, and {} is none: remove it",
+                excerpt(move_text)
+            );
+            let range = TextRange::new(before.range.end, mark.end);
+            let fix = TextEdit::new(range, with_sign("", canonical));
+            self.report_misplaced_mark(mark, message, fix);
+        }
+    }
+
+    /// The sign `written` on the `e.p.` mark at `mark` of the move at `move_range`, the last
+    /// move played in `line`: a `check-suffix` when it is not the sign the move should have,
+    /// which is returned.
+    fn judge_sign_on_mark<P: Rules>(
+        &mut self,
+        line: &Line<P>,
+        move_range: TextRange,
+        mark: TextRange,
+        written: Suffix,
+    ) -> Option<Suffix> {
+        let (canonical, decided_by) = line.pos.as_deref()?.sign(line.in_check);
+        if canonical != Some(written) {
+            let range = TextRange::new(move_range.start, mark.end);
+            let gap = if move_range.end == mark.start { "" } else { " " };
+            let text = format!("{}{gap}{}", &self.src[move_range], &self.src[mark]);
+            let fixed = with_sign(&text[..text.len() - 1], canonical);
+            self.push_check_suffix(range, &text, Some(written), canonical, decided_by, fixed);
+        }
+        canonical
+    }
+
+    /// An `e.p.` mark where no en passant capture was played, with the fix removing it.
+    fn report_misplaced_mark(&mut self, mark: TextRange, message: String, fix: TextEdit) {
         let diagnostic = Diagnostic::new(Code::NonCanonicalSan, mark, message);
-        self.push(diagnostic.with_fix("Remove the e.p. mark", fix));
+        self.push(diagnostic.with_fix("Remove the e.p. mark", vec![fix]));
     }
 
     fn push(&mut self, d: Diagnostic) {
@@ -664,18 +704,29 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         }
     }
 
-    /// A legal move not written as its canonical SAN, or written so in a way that is not plain
-    /// (a pawn letter, say): one diagnostic, with the fix. `decided_by` as for the check sign.
+    /// A legal move (an en passant capture if `en_passant`), at `range` of the game's text
+    /// (`text`), read as `written` with the liberty it took, if any, but not written as its
+    /// canonical SAN, or written so in a way that is not plain (a pawn letter, say): one
+    /// diagnostic, with the fix. `decided_by` as for the check sign.
     #[cold]
     fn judge_notation(
         &mut self,
         range: TextRange,
         text: &str,
         written: &Written,
-        how: Option<Leniency>,
         canonical: SanPlus,
         decided_by: Option<Variant>,
+        en_passant: bool,
     ) {
+        let how = written.leniency;
+        if how == Some(Leniency::EnPassantMark) && en_passant {
+            // `exd6ep`: the mark is right, if not standard, as `exd6 ep`'s (`fmt` leaves it out).
+            if written.suffix != canonical.suffix {
+                let keep = Some(text.trim_end_matches(['+', '#']));
+                self.report_check_suffix(range, text, written.suffix, canonical, decided_by, keep);
+            }
+            return;
+        }
         self.canonical.clear();
         if let San::Put { role: Role::Pawn, .. } = canonical.san {
             self.canonical.push(b'P');
@@ -720,7 +771,8 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
 
     /// A legal move whose check or mate sign is missing, superfluous or wrong; `decided_by` is
     /// the variant by whose rules the move decides the game, if it does. The fix writes the
-    /// canonical SAN, or `keep`, the move as written without its sign, with the right sign.
+    /// canonical SAN, or `keep`, the move as written without its sign, with the right sign. A
+    /// move without a sign whose `e.p.` mark has one (`exd6 e.p.+`) is judged with the mark.
     #[cold]
     fn report_check_suffix(
         &mut self,
@@ -731,13 +783,37 @@ impl<'a, V: FnMut(&MoveVisit<'_>)> Replayer<'a, V> {
         decided_by: Option<Variant>,
         keep: Option<&str>,
     ) {
+        if written.is_none() && self.sign_on_mark_after(range) {
+            return;
+        }
         let fixed = match keep {
-            Some(move_text) => {
-                move_text.chars().chain(canonical.suffix.map(Suffix::char)).collect()
-            }
+            Some(move_text) => with_sign(move_text, canonical.suffix),
             None => super::san_plus_text(canonical),
         };
-        let message = match (written, canonical.suffix) {
+        self.push_check_suffix(range, text, written, canonical.suffix, decided_by, fixed);
+    }
+
+    /// Whether the node after the move at `range` is an `e.p.` mark with a check or mate sign.
+    fn sign_on_mark_after(&self, range: TextRange) -> bool {
+        let nodes = &self.game.nodes;
+        let next = nodes.partition_point(|n| n.range.start < range.end);
+        nodes.get(next).is_some_and(|n| {
+            n.kind == NodeKind::EnPassantMark && trailing_sign(&self.src[n.range]).is_some()
+        })
+    }
+
+    /// The `check-suffix` of `text` (at `range`), whose sign is `written` where it should be
+    /// `canonical`; the fix writes `fixed`.
+    fn push_check_suffix(
+        &mut self,
+        range: TextRange,
+        text: &str,
+        written: Option<Suffix>,
+        canonical: Option<Suffix>,
+        decided_by: Option<Variant>,
+        fixed: String,
+    ) {
+        let message = match (written, canonical) {
             (_, None) => format!("{text}: the move gives no check; write {fixed}"),
             (_, Some(Suffix::Checkmate)) => match decided_by {
                 Some(variant) => format!(
@@ -982,4 +1058,18 @@ pub(super) fn ending<P: Rules>(p: &P, in_check: bool) -> Outcome {
         None if !in_check && p.is_stalemate_out_of_check() => Outcome::Stalemate,
         None => Outcome::Open,
     }
+}
+
+/// The check or mate sign `text` ends with, if any.
+fn trailing_sign(text: &str) -> Option<Suffix> {
+    match text.as_bytes().last() {
+        Some(b'+') => Some(Suffix::Check),
+        Some(b'#') => Some(Suffix::Checkmate),
+        _ => None,
+    }
+}
+
+/// `text` followed by `sign`, if any.
+fn with_sign(text: &str, sign: Option<Suffix>) -> String {
+    text.chars().chain(sign.map(Suffix::char)).collect()
 }

@@ -1084,7 +1084,10 @@ impl<'a> Parser<'a> {
                 }
                 self.push_node(NodeKind::Glyph, t.range)
             }
-            TokenKind::EnPassant => self.push_node(NodeKind::EnPassantMark, t.range),
+            TokenKind::EnPassant => {
+                let end = self.sign_after_mark(t.range.end);
+                self.push_node(NodeKind::EnPassantMark, TextRange::new(t.range.start, end));
+            }
             TokenKind::Nag => {
                 let text = self.text(t.range);
                 let digits = &text[1..];
@@ -1224,12 +1227,14 @@ impl<'a> Parser<'a> {
     }
 
     /// A symbol or a move number just consumed: a move number (digits, with periods or not), a
-    /// null move `Z0` or `0000`, a glyph written as letters, `ep`, or a move.
+    /// null move `Z0` or `0000`, a glyph written as letters, `ep` (`ep+`, `ep#`: with the sign of
+    /// the move before it), or a move.
     #[inline(always)]
     fn symbol_or_number(&mut self, t: Token) {
         // Moves, nearly every symbol, start with a letter and are longer than two characters:
         // the whole text is looked at only when the first byte or the length says it may be
-        // something else.
+        // something else (three characters from `e` may be an `ep` mark with the sign of the
+        // move before it, `exd6 ep+`, rather than a pawn move, `e4+`).
         let bytes = self.src.as_bytes();
         let text = || &bytes[t.range.start as usize..t.range.end as usize];
         let digits = || {
@@ -1243,13 +1248,14 @@ impl<'a> Parser<'a> {
             }
             return self.move_number(t);
         }
-        let kind = if t.range.len() > 2 {
+        let len = t.range.len();
+        let kind = if len > 3 || len == 3 && bytes[t.range.start as usize] != b'e' {
             NodeKind::Move
         } else {
             match text() {
                 b"Z0" => NodeKind::NullMove,
                 b"N" | b"TN" | b"RR" => NodeKind::Glyph,
-                b"ep" => NodeKind::EnPassantMark,
+                b"ep" | b"ep+" | b"ep#" => NodeKind::EnPassantMark,
                 _ => NodeKind::Move,
             }
         };
@@ -1262,7 +1268,8 @@ impl<'a> Parser<'a> {
     /// Periods on their own: a move number's (`1. ... e5`), or the first of an `e.p.` mark glued
     /// to its move (`exd6e.p.`), which the lexer reads as the symbol `exd6e` and then `.`, `p`
     /// and `.`: the move is then the symbol but its last letter, and the mark that letter and
-    /// the three tokens. Periods are rare in movetext, so the move's text is tested here.
+    /// the three tokens (and a sign after them: [`Parser::sign_after_mark`]). Periods are rare
+    /// in movetext, so the move's text is tested here.
     fn dots(&mut self, t: Token) {
         let bytes = self.src.as_bytes();
         let mark_end = t.range.end as usize + 2;
@@ -1287,7 +1294,19 @@ impl<'a> Parser<'a> {
         while (self.tok().range.start as usize) < mark_end {
             self.bump();
         }
-        self.push_node(NodeKind::EnPassantMark, TextRange::new(mark_start, mark_end as u32));
+        let mark_end = self.sign_after_mark(mark_end as u32);
+        self.push_node(NodeKind::EnPassantMark, TextRange::new(mark_start, mark_end));
+    }
+
+    /// The end of an `e.p.` mark that ends at `end`, taking in a check or mate sign right after
+    /// it (`exd6 e.p.+`, the sign of the move before the mark), which the lexer reads as a
+    /// token of its own (`Unknown`: no other token starts with `+` or `#` alone).
+    fn sign_after_mark(&mut self, end: u32) -> u32 {
+        let next = self.tok();
+        let sign = next.kind == TokenKind::Unknown
+            && next.range.start == end
+            && matches!(self.text(next.range), "+" | "#");
+        if sign { self.bump().range.end } else { end }
     }
 
     /// A `(` (`t`, just consumed) glued to a pawn move to the last rank, with a piece letter

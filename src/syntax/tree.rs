@@ -186,7 +186,8 @@ pub enum NodeKind {
     Nag,
     /// An annotation glyph written as a symbol (`±`, `+-`, `N` for a novelty, ...).
     Glyph,
-    /// `e.p.` or `ep` after an en-passant capture.
+    /// `e.p.` or `ep` after an en-passant capture, perhaps with the capture's check or mate
+    /// sign after it (`e.p.+`, `ep#`).
     EnPassantMark,
     /// `{ ... }`.
     Comment,
