@@ -267,42 +267,29 @@ impl<P: Rules> Hypothesis<P> {
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::san::SanPlus;
-
+    use super::super::notation::language_names::*;
     use super::*;
 
     #[test]
     fn english_letters_are_read_as_other_pieces_in_the_languages_that_make_them_so() {
-        let readings = |text, languages| -> Vec<(String, Languages)> {
-            relettered_readings(text, languages)
-                .into_iter()
-                .map(|(w, languages)| {
-                    assert_eq!(w.leniency, Some(Leniency::OtherLanguage), "{text}");
-                    (SanPlus { san: w.san, suffix: w.suffix }.to_string(), languages)
-                })
-                .collect()
-        };
-        let (czech, german, dutch, estonian, finnish, french) =
-            (1, 1 << 1, 1 << 2, 1 << 3, 1 << 4, 1 << 5);
-        let (hungarian, icelandic, spanish, portuguese, romanian) =
-            (1 << 6, 1 << 7, 1 << 8, 1 << 10, 1 << 11);
+        let readings = |text, languages| in_san(text, relettered_readings(text, languages));
         // R: the king in French, Italian, Spanish, Portuguese and Romanian, a knight in
         // Estonian, Finnish and Icelandic; no letter in Czech, German and Dutch.
-        let king = french | spanish | portuguese | romanian;
-        let knight = estonian | finnish | icelandic;
+        let king = FRENCH | SPANISH | PORTUGUESE | ROMANIAN;
+        let knight = ESTONIAN | FINNISH | ICELANDIC;
         assert_eq!(
             readings("Rxf1+", notation::ALL_LANGUAGES),
             [("Nxf1+".into(), knight), ("Kxf1+".into(), king)]
         );
-        assert_eq!(readings("Rf1", french | german), [("Kf1".into(), french)]);
-        assert_eq!(readings("Rf1", czech | german | dutch), []);
+        assert_eq!(readings("Rf1", FRENCH | GERMAN), [("Kf1".into(), FRENCH)]);
+        assert_eq!(readings("Rf1", CZECH | GERMAN | DUTCH), []);
         // P: the Dutch knight; N: the Romanian bishop; B: the Hungarian rook.
-        assert_eq!(readings("Pd2", notation::ALL_LANGUAGES), [("Nd2".into(), dutch)]);
-        assert_eq!(readings("Nc4", notation::ALL_LANGUAGES), [("Bc4".into(), romanian)]);
-        assert_eq!(readings("Bd1", notation::ALL_LANGUAGES), [("Rd1".into(), hungarian)]);
+        assert_eq!(readings("Pd2", notation::ALL_LANGUAGES), [("Nd2".into(), DUTCH)]);
+        assert_eq!(readings("Nc4", notation::ALL_LANGUAGES), [("Bc4".into(), ROMANIAN)]);
+        assert_eq!(readings("Bd1", notation::ALL_LANGUAGES), [("Rd1".into(), HUNGARIAN)]);
         // A pawn letter stays English (B no German pawn), and so do K, Q and castling.
         for text in ["Bb5", "Kf1", "Qd1", "O-O", "e4"] {
-            assert_eq!(readings(text, german | czech), [], "{text}");
+            assert_eq!(readings(text, GERMAN | CZECH), [], "{text}");
         }
     }
 }

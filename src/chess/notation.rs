@@ -372,6 +372,40 @@ fn is_square(b: &[u8]) -> bool {
     Square::from_ascii(b).is_ok()
 }
 
+/// For tests of the readings in other languages' letters: each set of [`OTHER_LANGUAGES`] by
+/// the name of its first language, and readings written out in SAN.
+#[cfg(test)]
+pub(super) mod language_names {
+    use shakmaty::san::SanPlus;
+
+    use super::{Languages, Leniency, Written};
+
+    pub const CZECH: Languages = 1;
+    pub const GERMAN: Languages = 1 << 1;
+    pub const DUTCH: Languages = 1 << 2;
+    pub const ESTONIAN: Languages = 1 << 3;
+    pub const FINNISH: Languages = 1 << 4;
+    pub const FRENCH: Languages = 1 << 5;
+    pub const HUNGARIAN: Languages = 1 << 6;
+    pub const ICELANDIC: Languages = 1 << 7;
+    pub const SPANISH: Languages = 1 << 8;
+    pub const POLISH: Languages = 1 << 9;
+    pub const PORTUGUESE: Languages = 1 << 10;
+    pub const ROMANIAN: Languages = 1 << 11;
+
+    /// The `readings` of `text`, each in SAN with its languages; each must be marked as read
+    /// in another language's letters.
+    pub fn in_san(text: &str, readings: Vec<(Written, Languages)>) -> Vec<(String, Languages)> {
+        readings
+            .into_iter()
+            .map(|(w, languages)| {
+                assert_eq!(w.leniency, Some(Leniency::OtherLanguage), "{text}");
+                (SanPlus { san: w.san, suffix: w.suffix }.to_string(), languages)
+            })
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -465,29 +499,18 @@ mod tests {
 
     #[test]
     fn other_languages_piece_letters_are_read_in_each_language_of_section_17() {
-        let readings = |text| -> Vec<(String, Languages)> {
-            other_language_readings(text)
-                .into_iter()
-                .map(|(w, languages)| {
-                    assert_eq!(w.leniency, Some(Leniency::OtherLanguage), "{text}");
-                    (SanPlus { san: w.san, suffix: w.suffix }.to_string(), languages)
-                })
-                .collect()
-        };
-        let (czech, german, dutch, estonian, finnish, french) =
-            (1, 1 << 1, 1 << 2, 1 << 3, 1 << 4, 1 << 5);
-        let (icelandic, spanish, polish, portuguese, romanian) =
-            (1 << 7, 1 << 8, 1 << 9, 1 << 10, 1 << 11);
+        use super::language_names::*;
+        let readings = |text| in_san(text, other_language_readings(text));
         // S: the Czech bishop, and the knight in German (Danish, Norwegian, Swedish) and Polish.
-        assert_eq!(readings("Sf3"), [("Bf3".into(), czech), ("Nf3".into(), german | polish)]);
+        assert_eq!(readings("Sf3"), [("Bf3".into(), CZECH), ("Nf3".into(), GERMAN | POLISH)]);
         // L: the bishop in German, Dutch and Finnish, the Estonian queen.
         assert_eq!(
             readings("Lxb5+"),
-            [("Bxb5+".into(), german | dutch | finnish), ("Qxb5+".into(), estonian)]
+            [("Bxb5+".into(), GERMAN | DUTCH | FINNISH), ("Qxb5+".into(), ESTONIAN)]
         );
         // D is a queen wherever it is a letter, in a promotion too.
-        let queen = czech | german | dutch | finnish | french | icelandic | spanish;
-        assert_eq!(readings("exd8=D#"), [("exd8=Q#".into(), queen | portuguese | romanian)]);
+        let queen = CZECH | GERMAN | DUTCH | FINNISH | FRENCH | ICELANDIC | SPANISH;
+        assert_eq!(readings("exd8=D#"), [("exd8=Q#".into(), queen | PORTUGUESE | ROMANIAN)]);
         // Letters that are English piece letters keep their English meaning (P no Dutch
         // knight, B no German pawn), and text that no language reads is no move.
         for text in ["Pf3", "Be4", "Nf3", "O-O", "Xy4", "Sf9", "World", "Sicilian"] {
